@@ -1,0 +1,110 @@
+"""The protocol every game implements, in the spirit of OpenSpiel's state interface.
+
+A game is a module-level object with pure functions over frozen state. It never touches the
+clock, the screen, pins or files: time reaches it as `TimerExpired` events, and what it wants
+shown or sounded leaves it as cues.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol, runtime_checkable
+
+from companion.cues import Cue
+from companion.events import Event
+from companion.timer import DEFAULT_WARNINGS
+
+
+@dataclass(frozen=True)
+class TimerSpec:
+    """The countdown a state wants running. A new `key` means a new countdown."""
+
+    key: str
+    seconds: float
+    warnings: tuple[int, ...] = DEFAULT_WARNINGS
+
+
+@dataclass(frozen=True)
+class GameConfig:
+    """Everything needed to start a game: who sits where, options, and the random seed."""
+
+    players: tuple[str, ...]
+    options: Mapping[str, Any] = field(default_factory=dict)
+    seed: int = 0
+    teams: tuple[str | None, ...] | None = None
+
+
+@runtime_checkable
+class Game(Protocol):
+    name: str  # stable id: "color-milk", "laser", "kritters", "elios", "node"
+    title: str  # as printed on the box: "Color Milk"
+    min_players: int
+    max_players: int
+
+    def initial_state(self, config: GameConfig) -> Any:
+        """The state before the first event. Raises UsageError for a bad config."""
+        ...
+
+    def apply(self, state: Any, event: Event) -> tuple[Any, Sequence[Cue]]:
+        """The next state and the cues to show. Raises IllegalMove and changes nothing."""
+        ...
+
+    def legal_actions(self, state: Any) -> Sequence[Event]:
+        """Events a person may enter now (sensor readings are accepted when they fit)."""
+        ...
+
+    def current_player(self, state: Any) -> str | None:
+        """Whose turn it is, or None during simultaneous phases and at the end."""
+        ...
+
+    def scores(self, state: Any) -> Mapping[str, float]:
+        ...
+
+    def is_over(self, state: Any) -> bool:
+        ...
+
+    def winners(self, state: Any) -> tuple[str, ...]:
+        """Everyone who shares the win; empty until the game is over."""
+        ...
+
+    def timer(self, state: Any) -> TimerSpec | None:
+        """The countdown this state wants running, if any."""
+        ...
+
+    def describe(self, state: Any) -> str:
+        """One line for people: the phase and whose turn it is."""
+        ...
+
+
+class GameBase:
+    """Sensible defaults for the optional parts of the protocol."""
+
+    min_players = 1
+    max_players = 10
+
+    def legal_actions(self, state: Any) -> Sequence[Event]:
+        return ()
+
+    def current_player(self, state: Any) -> str | None:
+        return None
+
+    def timer(self, state: Any) -> TimerSpec | None:
+        return None
+
+    def winners(self, state: Any) -> tuple[str, ...]:
+        """Highest score wins, ties shared; games with tie-breaks override this."""
+        if not self.is_over(state):
+            return ()
+        scores = self.scores(state)
+        if not scores:
+            return ()
+        best = max(scores.values())
+        return tuple(p for p, s in scores.items() if s == best)
+
+    def describe(self, state: Any) -> str:
+        player = self.current_player(state)
+        return f"{player}'s turn" if player else ""
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {getattr(self, 'name', '?')}>"
