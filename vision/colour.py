@@ -15,6 +15,14 @@ PATCH_LEVEL = 0.9
 L_WEIGHT = 0.5
 
 
+def quantiles(values: np.ndarray, qs: tuple[float, ...]) -> list[float]:
+    """Lower quantiles of a 1-D array by partial sort (np.percentile is slow on small arrays)."""
+    n = len(values)
+    ks = [min(n - 1, max(0, int(q * (n - 1)))) for q in qs]
+    part = np.partition(values, ks)
+    return [float(part[k]) for k in ks]
+
+
 def white_from_patch(frame: np.ndarray, roi: tuple[int, int, int, int]) -> np.ndarray:
     """The BGR colour of the white/grey reference patch (x, y, w, h), glare and dirt trimmed."""
     x, y, w, h = roi
@@ -22,7 +30,7 @@ def white_from_patch(frame: np.ndarray, roi: tuple[int, int, int, int]) -> np.nd
     if patch.size == 0:
         raise ValueError(f"white patch region {roi} lies outside the frame")
     grey = patch.sum(axis=1)
-    lo, hi = np.percentile(grey, (20, 90))
+    lo, hi = quantiles(grey, (0.2, 0.9))
     keep = patch[(grey >= lo) & (grey <= hi)]
     if len(keep) == 0:
         keep = patch
@@ -59,9 +67,9 @@ def robust_colour(lab_pixels: np.ndarray) -> np.ndarray:
     if len(px) == 0:
         raise ValueError("no pixels to measure")
     lightness = px[:, 0]
-    lo, hi = np.percentile(lightness, (15, 85))
-    chroma = np.hypot(px[:, 1], px[:, 2])
-    glare = (lightness > hi) & (chroma < np.percentile(chroma, 50))
+    lo, hi = quantiles(lightness, (0.15, 0.85))
+    chroma = np.abs(px[:, 1]) + np.abs(px[:, 2])
+    glare = (lightness > hi) & (chroma < quantiles(chroma, (0.5,))[0])
     keep = (lightness >= lo) & (lightness <= hi) & ~glare
     if keep.sum() < 5:
         keep = np.ones(len(px), dtype=bool)
