@@ -296,7 +296,7 @@ def _draw_card(cam: np.ndarray, base: _Base, colour: str, centre, angle: float, 
     face = np.zeros((y1 - y0, x1 - x0, 3), np.float32)
     alpha = np.zeros((y1 - y0, x1 - x0), np.float32)
     outer = np.round(cv2.boxPoints(((cx - x0, cy - y0), (cw, ch), angle))).astype(np.int32)
-    inner = np.round(cv2.boxPoints(((cx - x0, cy - y0), (cw * 0.84, ch * 0.88), angle)))
+    inner = np.round(cv2.boxPoints(((cx - x0, cy - y0), (cw * 0.8, ch * 0.86), angle)))
     cv2.fillConvexPoly(alpha, outer, 1.0, cv2.LINE_AA)
     cv2.fillConvexPoly(face, outer, _linear(WHITE_SRGB).tolist())
     cv2.fillConvexPoly(face, inner.astype(np.int32), _linear(PALETTE_SRGB[colour]).tolist(),
