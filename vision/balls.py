@@ -22,7 +22,14 @@ from vision.calibration import Calibration
 from vision.classifier import UNKNOWN, Reading
 from vision.colour import white_from_patch, white_from_scene
 from vision.errors import CalibrationError
-from vision.segment import Blob, background_mask, find_blobs, hough_circles, measure
+from vision.segment import (
+    Blob,
+    background_mask,
+    find_blobs,
+    hough_circles,
+    inner_pixels,
+    measure,
+)
 
 BALL_COLOURS = ("blue", "green", "orange", "pink", "purple")
 MIN_CIRCULARITY = 0.75
@@ -67,10 +74,50 @@ def find_balls(
     return out
 
 
+class TrayLight:
+    """Local white balance along the tray, for light that changes colour across the table.
+
+    A lamp on one side and a window on the other light the patch and the far end of the tray
+    differently. The empty tray is one uniform material, so the colour of the empty tray under
+    a ball, relative to the tray beside the patch, says how the light there differs from the
+    light on the patch. Only the hue of that ratio is used; brightness comes from the patch.
+    """
+
+    def __init__(self, background: np.ndarray, cal: Calibration):
+        self.background = background
+        self.enabled = cal.white_roi is not None and cal.tray_roi is not None
+        if not self.enabled:
+            return
+        px, py, pw, ph = cal.white_roi
+        tx, ty, tw, th = cal.tray_roi
+        pcx, pcy = px + pw / 2, py + ph / 2
+        # the tenth of the tray nearest to the patch
+        if abs(pcx - (tx + tw / 2)) / tw >= abs(pcy - (ty + th / 2)) / th:
+            sw = max(4, tw // 10)
+            x0 = tx if pcx < tx + tw / 2 else tx + tw - sw
+            strip = background[ty : ty + th, x0 : x0 + sw]
+        else:
+            sh = max(4, th // 10)
+            y0 = ty if pcy < ty + th / 2 else ty + th - sh
+            strip = background[y0 : y0 + sh, tx : tx + tw]
+        self.ref = np.maximum(np.median(strip.reshape(-1, 3), axis=0).astype(np.float32), 1.0)
+
+    def white_at(self, blob: Blob, white: np.ndarray) -> np.ndarray:
+        if not self.enabled:
+            return white
+        px = inner_pixels(self.background, blob.contour, shrink=0.0)
+        if len(px) < 10:
+            return white
+        ratio = np.maximum(np.median(px, axis=0).astype(np.float32), 1.0) / self.ref
+        return white * (ratio / ratio.mean())
+
+
 def detect_balls(frame, background, cal: Calibration) -> list[tuple[Blob, np.ndarray]]:
     """Every ball in the tray with its measured Lab colour."""
     white = _white(frame, cal)
-    return [(b, measure(frame, b.contour, white)) for b in find_balls(frame, background, cal, white)]
+    light = TrayLight(background, cal)
+    return [(b, measure(frame, b.contour, light.white_at(b, white)))
+            for b in find_balls(frame, background, cal, white)]
 
 
 @dataclass
@@ -121,11 +168,17 @@ class BallReader:
         """Forget the balls; the next frame (or `background`) is the empty tray."""
         self.background = background
         self._background_white = None
+        self._light: TrayLight | None = None
         self.tracks: list[_Track] = []
         self.frame_no = 0
         self.emitted = 0
         self.beam_count = 0
         self._beam_wait = 0
+
+    def _use_background(self, frame: np.ndarray) -> None:
+        self.background = frame.copy()
+        self._background_white = _white(self.background, self.cal)
+        self._light = TrayLight(self.background, self.cal)
 
     def ball_passed(self, count: int = 1) -> None:
         """The break-beam saw `count` more balls leave the mill."""
@@ -143,11 +196,10 @@ class BallReader:
 
     def feed(self, frame: np.ndarray) -> list[BallSeen]:
         if self.background is None:
-            self.background = frame.copy()
-            self._background_white = _white(self.background, self.cal)
+            self._use_background(frame)
             return []
-        if self._background_white is None:
-            self._background_white = _white(self.background, self.cal)
+        if self._light is None:
+            self._use_background(self.background)
         self.frame_no += 1
         white = _white(frame, self.cal)
         blobs = find_balls(frame, self.background, self.cal, white, self._background_white)
@@ -166,7 +218,7 @@ class BallReader:
                 continue
             t.still += 1
             if t.confirmed is None:
-                lab = measure(frame, b.contour, white)
+                lab = measure(frame, b.contour, self._light.white_at(b, white))
                 t.readings.append(self.cal.classifier.classify(lab, self.colours))
                 self._settle(t)
         for t in self.tracks:
