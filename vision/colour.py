@@ -39,13 +39,14 @@ def white_from_patch(frame: np.ndarray, roi: tuple[int, int, int, int]) -> np.nd
 
 def white_from_scene(frame: np.ndarray) -> np.ndarray:
     """White estimated from the brightest neutral-ish pixels (for photos with no fixed patch)."""
-    small = frame[::4, ::4].reshape(-1, 3).astype(np.float32)
-    grey = small.sum(axis=1)
+    small = frame[::6, ::6].reshape(-1, 3).astype(np.float32)
+    if len(small) == 0:
+        return np.ones(3, np.float32)
     unclipped = small.max(axis=1) < 250
     pool = small[unclipped] if unclipped.any() else small
     gpool = pool.sum(axis=1)
-    lo = np.percentile(gpool, 75)
-    return np.maximum(np.median(pool[gpool >= lo], axis=0), 1.0) if len(grey) else np.ones(3)
+    top = pool[gpool >= quantiles(gpool, (0.75,))[0]]
+    return np.maximum(np.array([quantiles(top[:, c], (0.5,))[0] for c in range(3)]), 1.0)
 
 
 def to_lab(bgr: np.ndarray, white: np.ndarray) -> np.ndarray:

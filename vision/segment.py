@@ -81,8 +81,12 @@ def scene_mask(frame: np.ndarray, white: np.ndarray, work_width: int = 320) -> n
     scale = min(1.0, work_width / w)
     small = cv2.resize(frame, (max(1, int(w * scale)), max(1, int(h * scale))),
                        interpolation=cv2.INTER_AREA)
-    k = max(3, (min(small.shape[:2]) // 4) | 1)
-    bg = cv2.medianBlur(small, min(k, 255))
+    # the wide median is smooth: take it at half size and scale it back up
+    half = cv2.resize(small, (max(1, small.shape[1] // 2), max(1, small.shape[0] // 2)),
+                      interpolation=cv2.INTER_AREA)
+    k = max(3, (min(half.shape[:2]) // 4) | 1)
+    bg = cv2.resize(cv2.medianBlur(half, min(k, 255)), (small.shape[1], small.shape[0]),
+                    interpolation=cv2.INTER_LINEAR)
     d = np.linalg.norm(weighted(to_lab(small, white)) - weighted(to_lab(bg, white)), axis=2)
     mask = (d > 18.0).astype(np.uint8) * 255
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
