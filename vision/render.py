@@ -12,6 +12,7 @@ Public API (used by the Color Milk demo and the tests):
     render_tray(colours, light, seed, size=(640, 480), *, frame=0, rolling=False) -> BGR uint8
     render_cards(zones, light, seed, size=(640, 480), *, frame=0) -> BGR uint8
     render_table(balls, cards, light, seed, size, *, frame=0, rolling=False) -> BGR uint8
+    arrival_frames(colours, light, seed, size, *, rest_frames=3) -> iterator of BGR frames
     LIGHTS: tuple of light names;  tray_layout(n, seed, size) -> ball centres and radius
 
 `seed` fixes the layout (ball jitter, light direction and gradient, shadow, card placement);
@@ -325,7 +326,8 @@ def _noise_bank(level2: int, size: tuple[int, int]) -> list[tuple[np.ndarray, np
 
 @functools.lru_cache(maxsize=12)
 def _scene(balls: tuple[str, ...], cards: tuple[tuple[str, tuple[str, ...]], ...], light: str,
-           seed: int, size: tuple[int, int], rolling: bool) -> tuple[np.ndarray, np.ndarray]:
+           seed: int, size: tuple[int, int], rolling: bool | float,
+           ) -> tuple[np.ndarray, np.ndarray]:
     """(linear camera image, clean encoded frame); a tray of k balls is drawn on the cached
     tray of k - 1, as balls arrive one by one."""
     base = _base(light, seed, size)
@@ -343,10 +345,10 @@ def _scene(balls: tuple[str, ...], cards: tuple[tuple[str, tuple[str, ...]], ...
     pts, r = tray_layout(len(balls), seed, size)
     for i in todo:
         x, y = pts[i]
-        moving = rolling and i == len(balls) - 1
-        # a rolling ball has not reached its cup yet: it is further towards the mill
-        dirty.append(_draw_ball(cam, base, balls[i], x + (2.2 * r if moving else 0), y, r,
-                                blur=int(r * 0.9) if moving else 0))
+        away = (2.2 if rolling is True else float(rolling)) if i == len(balls) - 1 else 0.0
+        # a rolling ball has not reached its cup yet: it is further towards the mill, blurred
+        dirty.append(_draw_ball(cam, base, balls[i], x + away * r, y, r,
+                                blur=int(r * min(0.9, 0.4 * away)) if away else 0))
     placed, (cw, ch) = card_layout(dict(cards), seed, size)
     for _zone, colour, centre, angle in placed:
         dirty.append(_draw_card(cam, base, colour, centre, angle, cw, ch))
@@ -365,9 +367,12 @@ def render_table(
     size: tuple[int, int] = (640, 480),
     *,
     frame: int = 0,
-    rolling: bool = False,
+    rolling: bool | float = False,
 ) -> np.ndarray:
-    """The whole table as a BGR uint8 frame: tray with `balls` (slot 0 first) and `cards`."""
+    """The whole table as a BGR uint8 frame: tray with `balls` (slot 0 first) and `cards`.
+
+    `rolling`: the last ball is still rolling in, this many ball radii short of its rest
+    place (True = 2.2), and motion-blurred."""
     size = (int(size[0]), int(size[1]))
     if len(balls) > 5:
         raise ValueError("the tray holds at most 5 balls")
@@ -385,7 +390,7 @@ def render_tray(
     size: tuple[int, int] = (640, 480),
     *,
     frame: int = 0,
-    rolling: bool = False,
+    rolling: bool | float = False,
 ) -> np.ndarray:
     """The tray with `colours` in arrival order (slot 0 first); `[]` gives the empty tray."""
     return render_table(colours, None, light, seed, size, frame=frame, rolling=rolling)
@@ -430,3 +435,23 @@ def rendered_samples(seed: int = 0, size=(640, 480)) -> list[tuple[str, str, tup
                            key=lambda p: math.hypot(blob.x - p[2][0], blob.y - p[2][1]))
                 out.append(("card", near[1], tuple(float(v) for v in lab)))
     return out
+
+
+def arrival_frames(
+    colours: Sequence[str],
+    light: str = "daylight",
+    seed: int = 0,
+    size: tuple[int, int] = (640, 480),
+    *,
+    rest_frames: int = 3,
+):
+    """Frames of a round as the camera sees it: the empty tray, then for each ball one frame
+    of it rolling in and `rest_frames` frames of it at rest (fresh sensor noise each frame)."""
+    n = 0
+    yield render_tray([], light, seed, size, frame=n)
+    for k in range(1, len(colours) + 1):
+        n += 1
+        yield render_tray(colours[:k], light, seed, size, frame=n, rolling=True)
+        for _ in range(rest_frames):
+            n += 1
+            yield render_tray(colours[:k], light, seed, size, frame=n)
