@@ -24,7 +24,7 @@ from vision.colour import white_from_patch, white_from_scene
 from vision.errors import CalibrationError
 from vision.segment import (
     Blob,
-    background_mask,
+    DifferenceMask,
     find_blobs,
     hough_circles,
     inner_pixels,
@@ -45,32 +45,37 @@ def _circle_contour(x: float, y: float, r: float) -> np.ndarray:
 
 
 def find_balls(
-    frame: np.ndarray, background: np.ndarray, cal: Calibration, white: np.ndarray | None = None,
-    background_white: np.ndarray | None = None,
+    frame: np.ndarray,
+    background: np.ndarray,
+    cal: Calibration,
+    white: np.ndarray | None = None,
+    diff: DifferenceMask | None = None,
 ) -> list[Blob]:
-    """Balls resting or rolling in the tray (no colours yet)."""
+    """Balls resting or rolling in the tray (no colours yet). Pass `diff` (built once from the
+    empty tray) when reading many frames."""
     if cal.tray_roi is None:
         raise CalibrationError("the calibration has no ball tray region (tray_roi)")
     if white is None:
         white = _white(frame, cal)
-    gain = 1.0
-    if cal.white_roi is not None:
-        ref = _white(background, cal) if background_white is None else background_white
-        gain = float(np.clip(white.sum() / ref.sum(), 0.5, 2.0))
-    mask = background_mask(frame, background, cal.tray_roi, gain=gain)
+    if diff is None:
+        diff = tray_difference(background, cal)
+    mask = diff(frame, white)
     r_min, r_max = cal.ball_radius
     a_min, a_max = math.pi * r_min**2, math.pi * r_max**2
     x0, y0 = cal.tray_roi[:2]
     out = []
     for b in find_blobs(mask, offset=(x0, y0), min_area=a_min, max_area=3 * a_max):
-        if b.circularity >= MIN_CIRCULARITY and b.area <= a_max:
+        if b.circularity >= MIN_CIRCULARITY and b.area <= a_max and b.elongation <= 1.4:
             out.append(b)
             continue
         # not one round ball: maybe several touching; let Hough find circles inside it
         bx, by, bw, bh = cv2.boundingRect(b.contour)
         for cx, cy, r in hough_circles(frame, (bx, by, bw, bh), int(r_min), int(r_max)):
-            out.append(Blob(cx, cy, r, math.pi * r * r, 1.0, math.pi / 4,
-                            _circle_contour(cx, cy, r * 0.95)))
+            out.append(
+                Blob(
+                    cx, cy, r, math.pi * r * r, 1.0, math.pi / 4, _circle_contour(cx, cy, r * 0.95)
+                )
+            )
     return out
 
 
@@ -112,12 +117,20 @@ class TrayLight:
         return white * (ratio / ratio.mean())
 
 
+def tray_difference(background: np.ndarray, cal: Calibration) -> DifferenceMask:
+    # half size is plenty for balls of 8+ px radius and keeps a frame within a few ms
+    scale = 0.5 if cal.ball_radius[0] >= 8 else 1.0
+    return DifferenceMask(background, cal.tray_roi, _white(background, cal), scale=scale)
+
+
 def detect_balls(frame, background, cal: Calibration) -> list[tuple[Blob, np.ndarray]]:
     """Every ball in the tray with its measured Lab colour."""
     white = _white(frame, cal)
     light = TrayLight(background, cal)
-    return [(b, measure(frame, b.contour, light.white_at(b, white)))
-            for b in find_balls(frame, background, cal, white)]
+    return [
+        (b, measure(frame, b.contour, light.white_at(b, white)))
+        for b in find_balls(frame, background, cal, white)
+    ]
 
 
 @dataclass
@@ -167,7 +180,7 @@ class BallReader:
     def reset(self, background: np.ndarray | None = None) -> None:
         """Forget the balls; the next frame (or `background`) is the empty tray."""
         self.background = background
-        self._background_white = None
+        self._diff: DifferenceMask | None = None
         self._light: TrayLight | None = None
         self.tracks: list[_Track] = []
         self.frame_no = 0
@@ -177,7 +190,7 @@ class BallReader:
 
     def _use_background(self, frame: np.ndarray) -> None:
         self.background = frame.copy()
-        self._background_white = _white(self.background, self.cal)
+        self._diff = tray_difference(self.background, self.cal)
         self._light = TrayLight(self.background, self.cal)
 
     def ball_passed(self, count: int = 1) -> None:
@@ -186,8 +199,10 @@ class BallReader:
         self.beam_count += count
 
     def __repr__(self) -> str:
-        return (f"<BallReader {len(self.tracks)} tracked, {self.emitted} reported, "
-                f"beam={self.beam_count if self.use_beam else 'off'}>")
+        return (
+            f"<BallReader {len(self.tracks)} tracked, {self.emitted} reported, "
+            f"beam={self.beam_count if self.use_beam else 'off'}>"
+        )
 
     def _order_key(self, x: float, y: float) -> float:
         end = self.cal.first_end
@@ -202,7 +217,7 @@ class BallReader:
             self._use_background(self.background)
         self.frame_no += 1
         white = _white(frame, self.cal)
-        blobs = find_balls(frame, self.background, self.cal, white, self._background_white)
+        blobs = find_balls(frame, self.background, self.cal, white, self._diff)
         seen = set()
         for b in blobs:
             t = self._match(b, seen)
@@ -235,12 +250,13 @@ class BallReader:
                 continue
             d = math.hypot(b.x - t.x, b.y - t.y)
             if d < 1.2 * max(t.r, b.radius) * (3 if t.still == 0 else 1) and (
-                    best is None or d < bd):
+                best is None or d < bd
+            ):
                 best, bd = t, d
         return best
 
     def _settle(self, t: _Track) -> None:
-        last = t.readings[-self.agree:]
+        last = t.readings[-self.agree :]
         if len(last) == self.agree and len({r.colour for r in last}) == 1:
             # the weakest of the agreeing frames speaks for the ball
             t.confirmed = min(last, key=lambda r: r.confidence)
@@ -255,8 +271,9 @@ class BallReader:
 
     def _emit(self) -> list[BallSeen]:
         out = []
-        pending = sorted((t for t in self.tracks if not t.emitted),
-                         key=lambda t: (t.first_seen, t.order_key))
+        pending = sorted(
+            (t for t in self.tracks if not t.emitted), key=lambda t: (t.first_seen, t.order_key)
+        )
         for t in pending:
             if t.confirmed is None:
                 break  # an earlier ball is still unread: keep the order

@@ -81,17 +81,28 @@ def to_json(cal: Calibration) -> dict[str, Any]:
 def _rect(value: Any, what: str) -> Rect | None:
     if value is None:
         return None
-    if (not isinstance(value, list) or len(value) != 4
-            or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
-            or value[2] <= 0 or value[3] <= 0 or value[0] < 0 or value[1] < 0):
-        raise CalibrationError(f"{what} must be [x, y, width, height] in whole pixels, "
-                               f"got {value!r}")
+    if (
+        not isinstance(value, list)
+        or len(value) != 4
+        or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+        or value[2] <= 0
+        or value[3] <= 0
+        or value[0] < 0
+        or value[1] < 0
+    ):
+        raise CalibrationError(
+            f"{what} must be [x, y, width, height] in whole pixels, got {value!r}"
+        )
     return tuple(value)
 
 
 def _pair(value: Any, what: str) -> tuple[float, float]:
-    if (not isinstance(value, list) or len(value) != 2
-            or not all(isinstance(v, int | float) for v in value) or value[0] > value[1]):
+    if (
+        not isinstance(value, list)
+        or len(value) != 2
+        or not all(isinstance(v, int | float) for v in value)
+        or value[0] > value[1]
+    ):
         raise CalibrationError(f"{what} must be [min, max], got {value!r}")
     return (float(value[0]), float(value[1]))
 
@@ -101,8 +112,9 @@ def from_json(data: Any) -> Calibration:
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise CalibrationError("not a Table Companion calibration (no 'format' marker)")
     if data.get("version") != VERSION:
-        raise CalibrationError(f"calibration version {data.get('version')!r} is not supported "
-                               f"(expected {VERSION})")
+        raise CalibrationError(
+            f"calibration version {data.get('version')!r} is not supported (expected {VERSION})"
+        )
     protos = []
     raw = data.get("prototypes")
     if not isinstance(raw, list) or not raw:
@@ -115,8 +127,13 @@ def from_json(data: Any) -> Calibration:
             samples = int(p.get("samples", 1))
         except (KeyError, TypeError, ValueError):
             raise CalibrationError(f"prototype #{i} is malformed: {p!r}") from None
-        if (not isinstance(colour, str) or not colour or len(lab) != 3 or not sigma > 0
-                or not all(np.isfinite(lab))):
+        if (
+            not isinstance(colour, str)
+            or not colour
+            or len(lab) != 3
+            or not sigma > 0
+            or not all(np.isfinite(lab))
+        ):
             raise CalibrationError(f"prototype #{i} is malformed: {p!r}")
         protos.append(Prototype(colour, lab, sigma, samples))
     zones = data.get("card_zones") or {}
@@ -126,8 +143,11 @@ def from_json(data: Any) -> Calibration:
     if first_end not in ENDS:
         raise CalibrationError(f"first_end must be one of {', '.join(ENDS)}, got {first_end!r}")
     size = data.get("frame_size")
-    if size is not None and (not isinstance(size, list) or len(size) != 2
-                             or not all(isinstance(v, int) and v > 0 for v in size)):
+    if size is not None and (
+        not isinstance(size, list)
+        or len(size) != 2
+        or not all(isinstance(v, int) and v > 0 for v in size)
+    ):
         raise CalibrationError(f"frame_size must be [width, height], got {size!r}")
     camera = data.get("camera") or {}
     if not isinstance(camera, dict):
@@ -268,7 +288,9 @@ def calibrate_images(
         white_roi = base.white_roi if base else None
         objects = find_objects(frame, white_roi)
         if not objects:
-            raise CalibrationError(f"no object found in {item if isinstance(item, str | Path) else 'image'}")
+            raise CalibrationError(
+                f"no object found in {item if isinstance(item, str | Path) else 'image'}"
+            )
         samples.append((label, objects[0].lab))
     protos = learn(samples)
     if base is None:

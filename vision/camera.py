@@ -12,6 +12,7 @@ hands them over with `Clock.schedule_once`.
 
 from __future__ import annotations
 
+import contextlib
 import enum
 import os
 import threading
@@ -50,8 +51,9 @@ class FrameSource(Protocol):
 class OpenCVSource:
     """A USB webcam (int index), a video file (looped) or a stream URL through VideoCapture."""
 
-    def __init__(self, target: int | str, size: tuple[int, int] | None = None,
-                 fps: float | None = None):
+    def __init__(
+        self, target: int | str, size: tuple[int, int] | None = None, fps: float | None = None
+    ):
         self.target = target
         self.size = size
         self.is_file = isinstance(target, str) and "://" not in target
@@ -96,8 +98,11 @@ class OpenCVSource:
     def settings(self) -> dict[str, Any]:
         if self._cap is None:
             return {}
-        props = {"exposure": cv2.CAP_PROP_EXPOSURE, "gain": cv2.CAP_PROP_GAIN,
-                 "wb_temperature": cv2.CAP_PROP_WB_TEMPERATURE}
+        props = {
+            "exposure": cv2.CAP_PROP_EXPOSURE,
+            "gain": cv2.CAP_PROP_GAIN,
+            "wb_temperature": cv2.CAP_PROP_WB_TEMPERATURE,
+        }
         return {"source": "opencv", **{k: float(self._cap.get(p)) for k, p in props.items()}}
 
     def lock(self, settings: Mapping[str, Any]) -> None:
@@ -106,8 +111,11 @@ class OpenCVSource:
             return
         self._cap.set(cv2.CAP_PROP_AUTO_EXPOSURE, 0.25)  # V4L2: 0.25 = manual
         self._cap.set(cv2.CAP_PROP_AUTO_WB, 0)
-        for key, prop in (("exposure", cv2.CAP_PROP_EXPOSURE), ("gain", cv2.CAP_PROP_GAIN),
-                          ("wb_temperature", cv2.CAP_PROP_WB_TEMPERATURE)):
+        for key, prop in (
+            ("exposure", cv2.CAP_PROP_EXPOSURE),
+            ("gain", cv2.CAP_PROP_GAIN),
+            ("wb_temperature", cv2.CAP_PROP_WB_TEMPERATURE),
+        ):
             if key in settings:
                 self._cap.set(prop, float(settings[key]))
 
@@ -136,8 +144,9 @@ class PiCameraSource:
 
             cam = Picamera2()
             # "RGB888" arrays are laid out B, G, R: OpenCV's order
-            cam.configure(cam.create_video_configuration(
-                main={"size": tuple(self.size), "format": "RGB888"}))
+            cam.configure(
+                cam.create_video_configuration(main={"size": tuple(self.size), "format": "RGB888"})
+            )
             cam.start()
         except Exception as exc:
             raise CameraError(f"cannot open the Pi camera: {exc}") from None
@@ -163,9 +172,12 @@ class PiCameraSource:
         if self._cam is None:
             return {}
         md = self._cam.capture_metadata()
-        return {"source": "picamera2", "ExposureTime": int(md["ExposureTime"]),
-                "AnalogueGain": float(md["AnalogueGain"]),
-                "ColourGains": [float(g) for g in md["ColourGains"]]}
+        return {
+            "source": "picamera2",
+            "ExposureTime": int(md["ExposureTime"]),
+            "AnalogueGain": float(md["AnalogueGain"]),
+            "ColourGains": [float(g) for g in md["ColourGains"]],
+        }
 
     def lock(self, settings: Mapping[str, Any]) -> None:
         """Freeze exposure and white balance at the calibrated values."""
@@ -208,8 +220,11 @@ class ImageDirSource:
         self._next += 1
         frame = cv2.imread(str(path), cv2.IMREAD_COLOR)
         if frame is None:
-            raise CameraError(f"{self.name} is gone" if not self.folder.is_dir()
-                              else f"cannot read {path.name} in {self.name}")
+            raise CameraError(
+                f"{self.name} is gone"
+                if not self.folder.is_dir()
+                else f"cannot read {path.name} in {self.name}"
+            )
         return frame
 
     def close(self) -> None:
@@ -225,8 +240,9 @@ class ImageDirSource:
 class RenderedSource:
     """Frames from a function of the frame number, e.g. `lambda i: render_tray(...)`."""
 
-    def __init__(self, frames: Callable[[int], np.ndarray], fps: float = 30.0,
-                 name: str = "rendered table"):
+    def __init__(
+        self, frames: Callable[[int], np.ndarray], fps: float = 30.0, name: str = "rendered table"
+    ):
         self.frames = frames
         self.fps = fps
         self.name = name
@@ -343,10 +359,9 @@ class Camera:
         changed = status != self.status
         self.status, self.message = status, message
         if changed and self.on_status is not None:
-            try:
+            # a faulty listener must not kill the capture thread
+            with contextlib.suppress(Exception):
                 self.on_status(status, message)
-            except Exception:  # a faulty listener must not kill the capture thread
-                pass
 
     def _run(self) -> None:
         src = self.source

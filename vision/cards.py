@@ -22,7 +22,7 @@ from vision.calibration import Calibration
 from vision.classifier import UNKNOWN
 from vision.colour import quantiles, robust_colour, to_lab
 from vision.errors import CalibrationError
-from vision.segment import Blob, find_blobs, inner_pixels, lab_difference_mask
+from vision.segment import Blob, DifferenceMask, find_blobs, inner_pixels
 
 MIN_RECTANGULARITY = 0.8
 
@@ -69,9 +69,14 @@ def detect_cards(
     for name, rect in cal.card_zones:
         if wanted is not None and name not in wanted:
             continue
-        mask = lab_difference_mask(frame, background, rect, white, bg_white)
-        for b in find_blobs(mask, offset=rect[:2], min_area=a_min, max_area=a_max,
-                            min_rectangularity=MIN_RECTANGULARITY):
+        mask = DifferenceMask(background, rect, bg_white)(frame, white)
+        for b in find_blobs(
+            mask,
+            offset=rect[:2],
+            min_area=a_min,
+            max_area=a_max,
+            min_rectangularity=MIN_RECTANGULARITY,
+        ):
             local = card_white(frame, b.contour, white)
             px = inner_pixels(frame, b.contour, shrink=0.2)
             if len(px) == 0:
@@ -114,8 +119,7 @@ class CardReader:
         out = []
         found = detect_cards(frame, self.background, self.cal, zones)
         order = {z: i for i, (z, _) in enumerate(self.cal.card_zones)}
-        found.sort(key=lambda f: (order[f[0]], round(f[1].y / (2 * math.sqrt(f[1].area))),
-                                  f[1].x))
+        found.sort(key=lambda f: (order[f[0]], round(f[1].y / (2 * math.sqrt(f[1].area))), f[1].x))
         for zone, _blob, lab in found:
             r = self.cal.classifier.classify(lab, self.colours)
             conf = 0.0 if r.colour == UNKNOWN else r.confidence

@@ -58,8 +58,14 @@ def learn(samples: Iterable[tuple[str, Sequence[float]]]) -> tuple[Prototype, ..
         mean = arr.mean(axis=0)
         d = np.linalg.norm(weighted(arr) - weighted(mean), axis=1)
         rms = float(math.sqrt((d**2).mean())) if len(arr) > 1 else 0.0
-        out.append(Prototype(str(colour), tuple(round(float(v), 3) for v in mean),
-                             round(max(SIGMA_FLOOR, rms), 3), len(arr)))
+        out.append(
+            Prototype(
+                str(colour),
+                tuple(round(float(v), 3) for v in mean),
+                round(max(SIGMA_FLOOR, rms), 3),
+                len(arr),
+            )
+        )
     return tuple(out)
 
 
@@ -103,5 +109,10 @@ class Classifier:
         conf = float(post[0] * close)
         ranking = tuple((self.prototypes[i].colour, round(float(d[i]), 2)) for i in idx)
         colour = self.prototypes[top].colour if z < REJECT_SIGMAS else UNKNOWN
-        return Reading(colour, round(conf, 4), round(float(dist[0]), 2), ranking,
-                       tuple(round(float(v), 2) for v in lab))
+        return Reading(
+            colour,
+            round(conf, 4),
+            round(float(dist[0]), 2),
+            ranking,
+            tuple(round(float(v), 2) for v in lab),
+        )

@@ -29,8 +29,12 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--images", required=True, help="folder holding the images")
     c.add_argument("--labels", required=True, help="CSV with a header 'file,label'")
     c.add_argument("--out", required=True, help="calibration JSON to write")
-    c.add_argument("--per-class", type=int, default=0,
-                   help="use only the first N images of each label (default: all)")
+    c.add_argument(
+        "--per-class",
+        type=int,
+        default=0,
+        help="use only the first N images of each label (default: all)",
+    )
     c.add_argument("--base", help="an existing calibration whose regions and camera to keep")
     k = sub.add_parser("classify", help="find and classify the objects in images")
     k.add_argument("--calibration", required=True)
@@ -62,8 +66,12 @@ def _calibrate(args) -> int:
     store = C.CalibrationStore(args.out)
     store.propose(cal)
     store.accept()
-    print(json.dumps({"out": str(args.out), "images": len(rows),
-                      "prototypes": C.to_json(cal)["prototypes"]}, indent=2))
+    print(
+        json.dumps(
+            {"out": str(args.out), "images": len(rows), "prototypes": C.to_json(cal)["prototypes"]},
+            indent=2,
+        )
+    )
     return 0
 
 
@@ -77,8 +85,10 @@ def _classify(args) -> int:
         allowed = [c.strip().lower() for c in args.colours.split(",") if c.strip()]
         unknown = sorted(set(allowed) - set(cal.colours))
         if unknown:
-            raise UsageError(f"--colours: the calibration knows no {', '.join(unknown)} "
-                             f"(it has {', '.join(cal.colours)})")
+            raise UsageError(
+                f"--colours: the calibration knows no {', '.join(unknown)} "
+                f"(it has {', '.join(cal.colours)})"
+            )
     for path in args.images:
         frame = load_image(path)
         print(json.dumps({"image": path, "objects": classify_image(frame, cal, allowed)}))

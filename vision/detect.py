@@ -27,6 +27,8 @@ class Found:
 
 
 def load_image(path: str | Path) -> np.ndarray:
+    if not Path(path).is_file():
+        raise UsageError(f"cannot read image {path}: no such file")
     frame = cv2.imread(str(path), cv2.IMREAD_COLOR)
     if frame is None:
         why = "no such file" if not Path(path).exists() else "not an image OpenCV can read"
@@ -34,17 +36,24 @@ def load_image(path: str | Path) -> np.ndarray:
     return frame
 
 
-def find_objects(frame: np.ndarray, white_roi=None) -> list[Found]:
-    """Ball- and card-shaped objects standing out from their surroundings, largest first."""
+def find_objects(frame: np.ndarray, white_roi=None, regions=()) -> list[Found]:
+    """Ball- and card-shaped objects standing out from their surroundings, largest first.
+
+    With `regions` (x, y, w, h), only objects inside them count (the tray, the card zones).
+    """
     white = white_from_patch(frame, white_roi) if white_roi else white_from_scene(frame)
     mask = scene_mask(frame, white)
-    if white_roi:  # the patch itself is not an object
+    if regions:
+        keep = np.zeros_like(mask)
+        for x, y, w, h in regions:
+            keep[y : y + h, x : x + w] = 255
+        mask &= keep
+    elif white_roi:  # the patch itself is not an object
         x, y, w, h = white_roi
         mask[y : y + h, x : x + w] = 0
     area = frame.shape[0] * frame.shape[1]
     out = []
-    for b in find_blobs(mask, min_area=MIN_AREA_FRACTION * area,
-                        max_area=MAX_AREA_FRACTION * area):
+    for b in find_blobs(mask, min_area=MIN_AREA_FRACTION * area, max_area=MAX_AREA_FRACTION * area):
         if b.circularity >= 0.8:
             shape = "ball"
         elif b.rectangularity >= 0.85:
@@ -58,12 +67,22 @@ def find_objects(frame: np.ndarray, white_roi=None) -> list[Found]:
 
 def classify_image(frame: np.ndarray, calibration, allowed=None) -> list[dict]:
     """JSON-able readings of every object in a still image."""
+    regions = []
+    h, w = frame.shape[:2]
+    if calibration.frame_size in (None, (w, h)):
+        regions = [r for r in (calibration.tray_roi,) if r] + [r for _, r in calibration.card_zones]
     out = []
-    for f in find_objects(frame, calibration.white_roi):
+    for f in find_objects(frame, calibration.white_roi, regions):
         r: Reading = calibration.classifier.classify(f.lab, allowed)
-        out.append({
-            "colour": r.colour, "confidence": r.confidence, "x": round(f.x, 1),
-            "y": round(f.y, 1), "radius": round(f.radius, 1), "shape": f.shape,
-            "candidates": list(r.candidates[:3]),
-        })
+        out.append(
+            {
+                "colour": r.colour,
+                "confidence": r.confidence,
+                "x": round(f.x, 1),
+                "y": round(f.y, 1),
+                "radius": round(f.radius, 1),
+                "shape": f.shape,
+                "candidates": list(r.candidates[:3]),
+            }
+        )
     return out

@@ -75,9 +75,18 @@ LIGHTS: tuple[str, ...] = tuple(_LIGHTS)
 
 # Sensor colour cross-talk (rows: camera R, G, B from scene R, G, B); white stays white.
 _CROSSTALK = np.array([[0.86, 0.12, 0.02], [0.06, 0.86, 0.08], [0.02, 0.14, 0.84]], np.float32)
-_ENC_LUT = np.clip(np.round(255 * np.where(
-    (x := np.linspace(0, 1, 4096)) <= 0.0031308, 12.92 * x,
-    1.055 * np.power(x, 1 / 2.4) - 0.055)), 0, 255).astype(np.uint8)
+_ENC_LUT = np.clip(
+    np.round(
+        255
+        * np.where(
+            (x := np.linspace(0, 1, 4096)) <= 0.0031308,
+            12.92 * x,
+            1.055 * np.power(x, 1 / 2.4) - 0.055,
+        )
+    ),
+    0,
+    255,
+).astype(np.uint8)
 
 
 def _linear(srgb: Sequence[int]) -> np.ndarray:
@@ -96,8 +105,13 @@ def _geometry(size: tuple[int, int]) -> dict:
         "tray": (int(0.14 * w), int(0.27 * h), int(0.82 * w), int(0.25 * h)),
         "radius": r,
         "cups": [(0.14 * w + (i + 0.5) * 0.82 * w / 5, 0.395 * h) for i in range(5)],
-        "zones": [(f"seat{i + 1}", (int((0.02 + 0.245 * i) * w), int(0.58 * h),
-                                    int(0.225 * w), int(0.4 * h))) for i in range(4)],
+        "zones": [
+            (
+                f"seat{i + 1}",
+                (int((0.02 + 0.245 * i) * w), int(0.58 * h), int(0.225 * w), int(0.4 * h)),
+            )
+            for i in range(4)
+        ],
         "card": (0.045 * w, 0.068 * w),  # width, height
     }
 
@@ -212,8 +226,16 @@ def _albedo(size: tuple[int, int]) -> np.ndarray:
     cv2.rectangle(albedo, (tx, ty), (tx + tw, ty + th), _linear(TRAY_SRGB).tolist(), cv2.FILLED)
     cups = np.zeros((h, w), np.float32)
     for cx, cy in g["cups"]:
-        cv2.ellipse(cups, (int(cx), int(cy)), (int(g["radius"] * 1.5), int(g["radius"] * 1.3)),
-                    0, 0, 360, 1.0, cv2.FILLED)
+        cv2.ellipse(
+            cups,
+            (int(cx), int(cy)),
+            (int(g["radius"] * 1.5), int(g["radius"] * 1.3)),
+            0,
+            0,
+            360,
+            1.0,
+            cv2.FILLED,
+        )
     cups = cv2.GaussianBlur(cups, (0, 0), g["radius"] * 0.3)
     albedo *= (1.0 - 0.1 * cups)[..., None]
     px, py, pw, ph = g["patch"]
@@ -239,8 +261,9 @@ def _base(light_name: str, seed: int, size: tuple[int, int]) -> _Base:
     return _Base(cam, _encode(cam), field, ldir, exposure, noise)
 
 
-def _draw_ball(cam: np.ndarray, base: _Base, colour: str, cx: float, cy: float, r: float,
-               blur: int = 0) -> tuple[int, int, int, int] | None:
+def _draw_ball(
+    cam: np.ndarray, base: _Base, colour: str, cx: float, cy: float, r: float, blur: int = 0
+) -> tuple[int, int, int, int] | None:
     h, w = cam.shape[:2]
     cx, cy, r = float(cx), float(cy), float(r)  # keep the arithmetic in float32
     m = int(r * 2.2) + blur
@@ -269,8 +292,10 @@ def _draw_ball(cam: np.ndarray, base: _Base, colour: str, cx: float, cy: float, 
     c16 = (c4 * c4) ** 2
     spec = c16 * c16 * c16 * c4 * c4 * c4 * 0.9  # c ** 60, without slow float powers
     e = base.light_field[int(min(max(cy, 0), h - 1)), int(min(max(cx, 0), w - 1))]
-    ball = (_linear(PALETTE_SRGB[colour])[None, None, :] * (0.25 + 0.75 * diffuse)[..., None]
-            + spec[..., None]) * e[None, None, :]
+    ball = (
+        _linear(PALETTE_SRGB[colour])[None, None, :] * (0.25 + 0.75 * diffuse)[..., None]
+        + spec[..., None]
+    ) * e[None, None, :]
     ball = base.to_cam(ball)
     alpha = np.clip((1.0 - np.sqrt(rr)) * r + 0.5, 0, 1)
     if blur:
@@ -300,10 +325,17 @@ def _draw_card(cam: np.ndarray, base: _Base, colour: str, centre, angle: float, 
     inner = np.round(cv2.boxPoints(((cx - x0, cy - y0), (cw * 0.8, ch * 0.86), angle)))
     cv2.fillConvexPoly(alpha, outer, 1.0, cv2.LINE_AA)
     cv2.fillConvexPoly(face, outer, _linear(WHITE_SRGB).tolist())
-    cv2.fillConvexPoly(face, inner.astype(np.int32), _linear(PALETTE_SRGB[colour]).tolist(),
-                       cv2.LINE_AA)
-    cv2.circle(face, (int(cx - x0), int(cy - y0)), int(cw * 0.14), _linear(WHITE_SRGB).tolist(),
-               cv2.FILLED, cv2.LINE_AA)
+    cv2.fillConvexPoly(
+        face, inner.astype(np.int32), _linear(PALETTE_SRGB[colour]).tolist(), cv2.LINE_AA
+    )
+    cv2.circle(
+        face,
+        (int(cx - x0), int(cy - y0)),
+        int(cw * 0.14),
+        _linear(WHITE_SRGB).tolist(),
+        cv2.FILLED,
+        cv2.LINE_AA,
+    )
     face = base.to_cam(face * base.light_field[y0:y1, x0:x1] * 0.97)
     region[:] = region * (1 - alpha[..., None]) + face * alpha[..., None]
     return x0, y0, x1, y1
@@ -325,9 +357,14 @@ def _noise_bank(level2: int, size: tuple[int, int]) -> list[tuple[np.ndarray, np
 
 
 @functools.lru_cache(maxsize=12)
-def _scene(balls: tuple[str, ...], cards: tuple[tuple[str, tuple[str, ...]], ...], light: str,
-           seed: int, size: tuple[int, int], rolling: bool | float,
-           ) -> tuple[np.ndarray, np.ndarray]:
+def _scene(
+    balls: tuple[str, ...],
+    cards: tuple[tuple[str, tuple[str, ...]], ...],
+    light: str,
+    seed: int,
+    size: tuple[int, int],
+    rolling: bool | float,
+) -> tuple[np.ndarray, np.ndarray]:
     """(linear camera image, clean encoded frame); a tray of k balls is drawn on the cached
     tray of k - 1, as balls arrive one by one."""
     base = _base(light, seed, size)
@@ -347,8 +384,17 @@ def _scene(balls: tuple[str, ...], cards: tuple[tuple[str, tuple[str, ...]], ...
         x, y = pts[i]
         away = (2.2 if rolling is True else float(rolling)) if i == len(balls) - 1 else 0.0
         # a rolling ball has not reached its cup yet: it is further towards the mill, blurred
-        dirty.append(_draw_ball(cam, base, balls[i], x + away * r, y, r,
-                                blur=int(r * min(0.9, 0.4 * away)) if away else 0))
+        dirty.append(
+            _draw_ball(
+                cam,
+                base,
+                balls[i],
+                x + away * r,
+                y,
+                r,
+                blur=int(r * min(0.9, 0.4 * away)) if away else 0,
+            )
+        )
     placed, (cw, ch) = card_layout(dict(cards), seed, size)
     for _zone, colour, centre, angle in placed:
         dirty.append(_draw_card(cam, base, colour, centre, angle, cw, ch))
@@ -409,8 +455,8 @@ def render_cards(
 
 
 def rendered_samples(seed: int = 0, size=(640, 480)) -> list[tuple[str, str, tuple]]:
-    """(kind, colour, Lab) samples (kind "ball" or "card") of every ball and card colour under every light, measured the way
-    the readers measure. Seeds are far from the ones tests use."""
+    """(kind, colour, Lab) samples, kind "ball" or "card", of every colour under every light,
+    measured the way the readers measure. Seeds are far from the ones tests use."""
     from vision.balls import detect_balls
     from vision.cards import detect_cards
 
@@ -431,8 +477,10 @@ def rendered_samples(seed: int = 0, size=(640, 480)) -> list[tuple[str, str, tup
             placed, _ = card_layout(zones, s, size)
             cframe = render_cards(zones, light, s, size, frame=2)
             for zone, blob, lab in detect_cards(cframe, empty, cal):
-                near = min((p for p in placed if p[0] == zone),
-                           key=lambda p: math.hypot(blob.x - p[2][0], blob.y - p[2][1]))
+                near = min(
+                    (p for p in placed if p[0] == zone),
+                    key=lambda p: math.hypot(blob.x - p[2][0], blob.y - p[2][1]),
+                )
                 out.append(("card", near[1], tuple(float(v) for v in lab)))
     return out
 

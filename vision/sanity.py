@@ -25,11 +25,16 @@ class Verdict:
     choices: tuple[str, ...]  # answers to offer, likeliest first
 
     def question(self) -> AskHuman:
-        what = (f"ball {self.event.slot + 1}" if isinstance(self.event, BallSeen)
-                else f"the card in {self.event.zone}")
+        what = (
+            f"ball {self.event.slot + 1}"
+            if isinstance(self.event, BallSeen)
+            else f"the card in {self.event.zone}"
+        )
         if not self.possible:
-            text = f"The camera read {what} as {self.event.colour}, which is not possible. " \
-                   "Which colour is it?"
+            text = (
+                f"The camera read {what} as {self.event.colour}, which is not possible. "
+                "Which colour is it?"
+            )
         else:
             text = f"Is {what} {self.event.colour}?"
         return AskHuman(text, self.choices)

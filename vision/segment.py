@@ -22,52 +22,54 @@ class Blob:
     circularity: float  # 4*pi*area/perimeter^2: 1 for a disc, ~0.785 for a square
     rectangularity: float  # area / area of the minimum rotated rectangle
     contour: np.ndarray  # int32 (N, 1, 2), full-frame coordinates
+    elongation: float = 1.0  # long side / short side of the minimum rotated rectangle
 
 
-def background_mask(
-    frame: np.ndarray,
-    background: np.ndarray,
-    roi: tuple[int, int, int, int],
-    threshold: int = 40,
-    gain: float = 1.0,
-) -> np.ndarray:
-    """Pixels of `roi` that differ from the empty scene (uint8 0/255, ROI-sized).
+class DifferenceMask:
+    """Foreground against an empty-scene image, in white-balanced CIELAB, inside one region.
 
-    `gain` scales the background first, so a scene that got brighter or darker overall (a cloud,
-    a lamp switched on) does not light up as foreground.
+    Each image is balanced by its own white reference, so a lamp switched on or a cloud does
+    not light up as foreground; and colour counts, not just brightness: a pink ball whose lit
+    side is as bright as the grey tray, or a purple card on dark wood, still stands out. The
+    empty scene is converted once; `scale` < 1 works on a smaller image for speed.
     """
-    x, y, w, h = roi
-    cur = frame[y : y + h, x : x + w]
-    ref = background[y : y + h, x : x + w]
-    if gain != 1.0:
-        ref = cv2.convertScaleAbs(ref, alpha=gain)
-    diff = cv2.absdiff(cur, ref)
-    # max over channels: a blue ball on a grey tray differs mostly in one channel
-    d = cv2.max(cv2.max(diff[:, :, 0], diff[:, :, 1]), diff[:, :, 2])
-    _, mask = cv2.threshold(d, threshold, 255, cv2.THRESH_BINARY)
-    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
-    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel)
-    return cv2.morphologyEx(mask, cv2.MORPH_CLOSE, kernel)
 
+    def __init__(
+        self,
+        background: np.ndarray,
+        roi: tuple[int, int, int, int],
+        background_white: np.ndarray,
+        threshold: float = 12.0,
+        scale: float = 1.0,
+    ):
+        self.roi = roi
+        self.threshold = threshold
+        self.scale = scale
+        self.ref = weighted(to_lab(self._crop(background), background_white))
 
-def lab_difference_mask(
-    frame: np.ndarray,
-    background: np.ndarray,
-    roi: tuple[int, int, int, int],
-    white: np.ndarray,
-    background_white: np.ndarray,
-    threshold: float = 12.0,
-) -> np.ndarray:
-    """Like background_mask, but in white-balanced CIELAB: a dark purple card on dark wood
-    differs little in any channel but clearly in hue. Costs more; used for the card zones."""
-    x, y, w, h = roi
-    cur = weighted(to_lab(frame[y : y + h, x : x + w], white))
-    ref = weighted(to_lab(background[y : y + h, x : x + w], background_white))
-    d = np.linalg.norm(cur - ref, axis=2)
-    mask = (d > threshold).astype(np.uint8) * 255
-    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
-    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel)
-    return cv2.morphologyEx(mask, cv2.MORPH_CLOSE, kernel)
+    def _crop(self, frame: np.ndarray) -> np.ndarray:
+        x, y, w, h = self.roi
+        crop = frame[y : y + h, x : x + w]
+        if self.scale != 1.0:
+            crop = cv2.resize(
+                crop,
+                (max(1, int(w * self.scale)), max(1, int(h * self.scale))),
+                interpolation=cv2.INTER_AREA,
+            )
+        return crop
+
+    def __call__(self, frame: np.ndarray, white: np.ndarray) -> np.ndarray:
+        """uint8 0/255 mask the size of the region."""
+        diff = weighted(to_lab(self._crop(frame), white)) - self.ref
+        d2 = np.einsum("ijk,ijk->ij", diff, diff)
+        mask = (d2 > self.threshold**2).astype(np.uint8) * 255
+        k = 3 if self.scale < 0.75 else 5
+        kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel)
+        mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, kernel)
+        if self.scale != 1.0:
+            mask = cv2.resize(mask, (self.roi[2], self.roi[3]), interpolation=cv2.INTER_NEAREST)
+        return mask
 
 
 def scene_mask(frame: np.ndarray, white: np.ndarray, work_width: int = 320) -> np.ndarray:
@@ -79,14 +81,21 @@ def scene_mask(frame: np.ndarray, white: np.ndarray, work_width: int = 320) -> n
     """
     h, w = frame.shape[:2]
     scale = min(1.0, work_width / w)
-    small = cv2.resize(frame, (max(1, int(w * scale)), max(1, int(h * scale))),
-                       interpolation=cv2.INTER_AREA)
+    small = cv2.resize(
+        frame, (max(1, int(w * scale)), max(1, int(h * scale))), interpolation=cv2.INTER_AREA
+    )
     # the wide median is smooth: take it at half size and scale it back up
-    half = cv2.resize(small, (max(1, small.shape[1] // 2), max(1, small.shape[0] // 2)),
-                      interpolation=cv2.INTER_AREA)
+    half = cv2.resize(
+        small,
+        (max(1, small.shape[1] // 2), max(1, small.shape[0] // 2)),
+        interpolation=cv2.INTER_AREA,
+    )
     k = max(3, (min(half.shape[:2]) // 4) | 1)
-    bg = cv2.resize(cv2.medianBlur(half, min(k, 255)), (small.shape[1], small.shape[0]),
-                    interpolation=cv2.INTER_LINEAR)
+    bg = cv2.resize(
+        cv2.medianBlur(half, min(k, 255)),
+        (small.shape[1], small.shape[0]),
+        interpolation=cv2.INTER_LINEAR,
+    )
     d = np.linalg.norm(weighted(to_lab(small, white)) - weighted(to_lab(bg, white)), axis=2)
     mask = (d > 18.0).astype(np.uint8) * 255
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
@@ -122,8 +131,19 @@ def find_blobs(
         m = cv2.moments(c)
         cx, cy = m["m10"] / m["m00"], m["m01"] / m["m00"]
         c = c + np.array(offset, dtype=c.dtype).reshape(1, 1, 2)
-        out.append(Blob(cx + offset[0], cy + offset[1], math.sqrt(area / math.pi), area,
-                        min(circ, 1.0), min(rect, 1.0), c))
+        elong = max(rw, rh) / max(min(rw, rh), 1e-6)
+        out.append(
+            Blob(
+                cx + offset[0],
+                cy + offset[1],
+                math.sqrt(area / math.pi),
+                area,
+                min(circ, 1.0),
+                min(rect, 1.0),
+                c,
+                elong,
+            )
+        )
     out.sort(key=lambda b: -b.area)
     return out
 
@@ -135,8 +155,16 @@ def hough_circles(
     x, y, w, h = roi
     grey = cv2.cvtColor(frame[y : y + h, x : x + w], cv2.COLOR_BGR2GRAY)
     grey = cv2.medianBlur(grey, 5)
-    found = cv2.HoughCircles(grey, cv2.HOUGH_GRADIENT, dp=1.2, minDist=r_min * 1.6,
-                             param1=100, param2=30, minRadius=r_min, maxRadius=r_max)
+    found = cv2.HoughCircles(
+        grey,
+        cv2.HOUGH_GRADIENT,
+        dp=1.2,
+        minDist=r_min * 1.6,
+        param1=100,
+        param2=30,
+        minRadius=r_min,
+        maxRadius=r_max,
+    )
     if found is None:
         return []
     return [(float(cx + x), float(cy + y), float(r)) for cx, cy, r in found[0]]

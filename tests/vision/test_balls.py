@@ -1,5 +1,6 @@
 """Ball reader on rendered rounds: right colours, right order, never a confident misread."""
 
+import cv2
 import numpy as np
 import pytest
 
@@ -139,3 +140,19 @@ def test_reset_starts_a_new_round(cal):
         events += reader.feed(frame)
     assert [(e.colour, e.slot) for e in events] == [("orange", 0)]
     assert "1 reported" in repr(reader)
+
+
+def test_two_touching_balls_are_split_by_the_hough_fallback(cal):
+    from vision.balls import find_balls
+
+    background = render_tray([], "daylight", 6)
+    frame = background.copy()
+    pts, r = tray_layout(1, 6)
+    x, y = int(pts[0][0]), int(pts[0][1])
+    for cx, colour in ((x, (200, 90, 30)), (x + int(2 * r), (40, 160, 60))):
+        cv2.circle(frame, (cx, y), int(r), colour, -1, cv2.LINE_AA)
+        cv2.circle(frame, (cx, y), int(r), (30, 30, 30), 2, cv2.LINE_AA)
+    balls = find_balls(frame, background, cal)
+    assert len(balls) == 2
+    xs = sorted(b.x for b in balls)
+    assert abs(xs[0] - x) < r / 2 and abs(xs[1] - x - 2 * r) < r / 2

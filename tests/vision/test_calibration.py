@@ -21,11 +21,17 @@ from vision.errors import CalibrationError
 
 def _cal(shift=0.0):
     return Calibration(
-        prototypes=(Prototype("blue", (35.0 + shift, 13.0, -45.0), 5.0, 3),
-                    Prototype("pink", (61.0, 32.0, -2.0), 6.0, 3)),
-        white_roi=(10, 20, 30, 40), tray_roi=(50, 60, 300, 100), first_end="right",
-        ball_radius=(10.0, 30.0), card_zones=(("seat1", (0, 300, 100, 100)),),
-        frame_size=(640, 480), camera={"ExposureTime": 10000, "ColourGains": [1.5, 1.9]},
+        prototypes=(
+            Prototype("blue", (35.0 + shift, 13.0, -45.0), 5.0, 3),
+            Prototype("pink", (61.0, 32.0, -2.0), 6.0, 3),
+        ),
+        white_roi=(10, 20, 30, 40),
+        tray_roi=(50, 60, 300, 100),
+        first_end="right",
+        ball_radius=(10.0, 30.0),
+        card_zones=(("seat1", (0, 300, 100, 100)),),
+        frame_size=(640, 480),
+        camera={"ExposureTime": 10000, "ColourGains": [1.5, 1.9]},
     )
 
 
@@ -38,11 +44,14 @@ def test_round_trip_through_json(tmp_path):
     assert back.classifier.classify((35, 13, -45)).colour == "blue"
 
 
-@pytest.mark.parametrize("damage, words", [
-    ("{not json", "not JSON"),
-    ('{"format": "something else"}', "not a Table Companion calibration"),
-    ("[]", "not a Table Companion calibration"),
-])
+@pytest.mark.parametrize(
+    "damage, words",
+    [
+        ("{not json", "not JSON"),
+        ('{"format": "something else"}', "not a Table Companion calibration"),
+        ("[]", "not a Table Companion calibration"),
+    ],
+)
 def test_damaged_file_gives_a_clear_error(tmp_path, damage, words):
     path = tmp_path / "calib.json"
     path.write_text(damage)
@@ -53,17 +62,20 @@ def test_damaged_file_gives_a_clear_error(tmp_path, damage, words):
     assert path.read_text() == damage  # reported, never rewritten
 
 
-@pytest.mark.parametrize("field, value", [
-    ("prototypes", []),
-    ("prototypes", [{"colour": "blue", "lab": [1, 2], "sigma": 5}]),
-    ("prototypes", [{"colour": "blue", "lab": [1, 2, 3], "sigma": -1}]),
-    ("white_roi", [1, 2, 3]),
-    ("tray_roi", [0, 0, -5, 10]),
-    ("first_end", "middle"),
-    ("ball_radius", [30, 10]),
-    ("card_zones", [1, 2]),
-    ("version", 99),
-])
+@pytest.mark.parametrize(
+    "field, value",
+    [
+        ("prototypes", []),
+        ("prototypes", [{"colour": "blue", "lab": [1, 2], "sigma": 5}]),
+        ("prototypes", [{"colour": "blue", "lab": [1, 2, 3], "sigma": -1}]),
+        ("white_roi", [1, 2, 3]),
+        ("tray_roi", [0, 0, -5, 10]),
+        ("first_end", "middle"),
+        ("ball_radius", [30, 10]),
+        ("card_zones", [1, 2]),
+        ("version", 99),
+    ],
+)
 def test_each_bad_field_is_named(field, value):
     data = to_json(_cal())
     data[field] = value
@@ -119,8 +131,17 @@ def test_damaged_file_without_previous_raises(tmp_path):
 
 def test_rendered_calibration_knows_every_game_colour():
     cal = rendered_calibration(0)
-    assert set(cal.colours) == {"blue", "green", "orange", "pink", "purple", "red", "yellow",
-                                "cyan", "magenta"}
+    assert set(cal.colours) == {
+        "blue",
+        "green",
+        "orange",
+        "pink",
+        "purple",
+        "red",
+        "yellow",
+        "cyan",
+        "magenta",
+    }
     assert cal.tray_roi and cal.white_roi and len(cal.card_zones) == 4
     assert rendered_calibration(0) is cal  # cached
     json.dumps(to_json(cal))  # and storable

@@ -26,8 +26,9 @@ def score_tables(cal, tables):
         light = LIGHTS[seed % len(LIGHTS)]
         rng = np.random.default_rng(seed + 500)
         game = BALL_COLOURS if seed % 2 == 0 else LASER_COLOURS
-        zones = {z: [str(c) for c in rng.choice(game, rng.integers(1, 6), replace=False)]
-                 for z in ZONES}
+        zones = {
+            z: [str(c) for c in rng.choice(game, rng.integers(1, 6), replace=False)] for z in ZONES
+        }
         s = 20_000 + seed
         reader = CardReader(cal, colours=game, background=render_tray([], light, s))
         seen = reader.read(render_cards(zones, light, s, frame=1))
@@ -70,7 +71,10 @@ def test_cards_are_reported_by_zone(cal):
     assert reader.read(render_tray([], "tungsten", 3)) == []  # the first frame is the table
     seen = reader.read(render_cards(zones, "tungsten", 3, frame=1))
     assert sorted((e.zone, e.colour) for e in seen) == [
-        ("seat2", "orange"), ("seat2", "purple"), ("seat4", "pink")]
+        ("seat2", "orange"),
+        ("seat2", "purple"),
+        ("seat4", "pink"),
+    ]
     only = reader.read(render_cards(zones, "tungsten", 3, frame=2), zones=["seat4"])
     assert [(e.zone, e.colour) for e in only] == [("seat4", "pink")]
 

@@ -10,8 +10,9 @@ from vision.calibration import calibrate_images, labelled_subset, read_labels
 from vision.detect import classify_image, load_image
 
 PHOTOS = Path(__file__).parents[2].parent / "shared" / "data" / "mnm-photos"
-pytestmark = pytest.mark.skipif(not (PHOTOS / "labels.csv").exists(),
-                                reason=f"real photographs not found at {PHOTOS}")
+pytestmark = pytest.mark.skipif(
+    not (PHOTOS / "labels.csv").exists(), reason=f"real photographs not found at {PHOTOS}"
+)
 
 
 @pytest.fixture(scope="module")
@@ -50,14 +51,39 @@ def test_a_colour_never_calibrated_is_not_read_as_a_known_one_with_confidence(ro
 
 def test_cli_calibrates_and_classifies(tmp_path, capsys):
     out = tmp_path / "calib.json"
-    rc = companion_main(["vision", "calibrate", "--images", str(PHOTOS), "--labels",
-                         str(PHOTOS / "labels.csv"), "--per-class", "2", "--out", str(out)])
+    rc = companion_main(
+        [
+            "vision",
+            "calibrate",
+            "--images",
+            str(PHOTOS),
+            "--labels",
+            str(PHOTOS / "labels.csv"),
+            "--per-class",
+            "2",
+            "--out",
+            str(out),
+        ]
+    )
     assert rc == 0 and out.exists()
     summary = json.loads(capsys.readouterr().out)
-    assert {p["colour"] for p in summary["prototypes"]} == {"blue", "brown", "green", "red",
-                                                            "yellow"}
-    rc = companion_main(["vision", "classify", "--calibration", str(out),
-                         str(PHOTOS / "DSC_3610.jpg"), str(PHOTOS / "DSC_3609.jpg")])
+    assert {p["colour"] for p in summary["prototypes"]} == {
+        "blue",
+        "brown",
+        "green",
+        "red",
+        "yellow",
+    }
+    rc = companion_main(
+        [
+            "vision",
+            "classify",
+            "--calibration",
+            str(out),
+            str(PHOTOS / "DSC_3610.jpg"),
+            str(PHOTOS / "DSC_3609.jpg"),
+        ]
+    )
     assert rc == 0
     lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert [obj["colour"] for line in lines for obj in line["objects"]] == ["green", "brown"]
