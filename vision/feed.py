@@ -1,0 +1,86 @@
+"""Camera to events: a reader thread that turns the newest frames into BallSeen/CardSeen.
+
+    feed = VisionFeed(camera, BallReader(cal).feed, on_events=..., on_status=...)
+    feed.start() ... feed.close()
+
+The reader thread takes the newest frame from the camera's slot (frames that came while it was
+busy are skipped, never queued), runs the reader, and hands any events to `on_events`. Both
+callbacks run on the reader thread: a Kivy app wraps them in `Clock.schedule_once`. While the
+camera is DISCONNECTED no events come and `on_status` has told the app to ask on screen.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from companion.events import Event
+from vision.camera import Camera, CameraStatus
+
+
+class VisionFeed:
+    def __init__(
+        self,
+        camera: Camera,
+        read: Callable[[np.ndarray], Sequence[Event]],
+        *,
+        on_events: Callable[[list[Event]], None],
+        on_status: Callable[[CameraStatus, str], None] | None = None,
+    ):
+        self.camera = camera
+        self.read = read
+        self.on_events = on_events
+        self.frames_read = 0
+        self.error: str | None = None
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        if on_status is not None:
+            camera.on_status = on_status
+
+    def __repr__(self) -> str:
+        return f"<VisionFeed {self.camera!r}, {self.frames_read} frames read>"
+
+    def __enter__(self) -> VisionFeed:
+        self.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def start(self) -> None:
+        if self._thread is None:
+            self.camera.start()
+            self._stop.clear()
+            self._thread = threading.Thread(target=self._run, name="vision", daemon=True)
+            self._thread.start()
+
+    def close(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+            self._thread = None
+        self.camera.close()
+
+    def _run(self) -> None:
+        seq = 0
+        while not self._stop.is_set():
+            frame = self.camera.wait(seq, timeout=0.2)
+            if frame is None:
+                continue
+            seq = frame.seq
+            try:
+                events = list(self.read(frame.image))
+            except Exception as exc:  # a reader bug must not stop the table: ask instead
+                self.error = f"{type(exc).__name__}: {exc}"
+                if self.camera.on_status is not None:
+                    self.camera.on_status(
+                        CameraStatus.DISCONNECTED,
+                        f"camera reading failed ({self.error}); asking instead",
+                    )
+                self._stop.wait(1.0)
+                continue
+            self.frames_read += 1
+            if events:
+                self.on_events(events)
