@@ -244,7 +244,7 @@ def _albedo(size: tuple[int, int]) -> np.ndarray:
     return albedo
 
 
-@functools.lru_cache(maxsize=16)
+@functools.lru_cache(maxsize=8)
 def _base(light_name: str, seed: int, size: tuple[int, int]) -> _Base:
     try:
         light = _LIGHTS[light_name]
@@ -258,7 +258,7 @@ def _base(light_name: str, seed: int, size: tuple[int, int]) -> _Base:
     exposure = 0.72 / (float(field[ty : ty + th, tx : tx + tw].mean()) * 0.9)
     noise = 1.6 * math.sqrt(max(1.0, exposure / 0.8))
     cam = cv2.transform(_albedo(size) * field, _CROSSTALK) * exposure
-    return _Base(cam, _encode(cam), field, ldir, exposure, noise)
+    return _Base(cam, _encode(cam), field.astype(np.float16), ldir, exposure, noise)
 
 
 def _draw_ball(
@@ -292,6 +292,7 @@ def _draw_ball(
     c16 = (c4 * c4) ** 2
     spec = c16 * c16 * c16 * c4 * c4 * c4 * 0.9  # c ** 60, without slow float powers
     e = base.light_field[int(min(max(cy, 0), h - 1)), int(min(max(cx, 0), w - 1))]
+    e = e.astype(np.float32)
     ball = (
         _linear(PALETTE_SRGB[colour])[None, None, :] * (0.25 + 0.75 * diffuse)[..., None]
         + spec[..., None]
@@ -336,19 +337,19 @@ def _draw_card(cam: np.ndarray, base: _Base, colour: str, centre, angle: float, 
         cv2.FILLED,
         cv2.LINE_AA,
     )
-    face = base.to_cam(face * base.light_field[y0:y1, x0:x1] * 0.97)
+    face = base.to_cam(face * base.light_field[y0:y1, x0:x1].astype(np.float32) * 0.97)
     region[:] = region * (1 - alpha[..., None]) + face * alpha[..., None]
     return x0, y0, x1, y1
 
 
-@functools.lru_cache(maxsize=8)
+@functools.lru_cache(maxsize=4)
 def _noise_bank(level2: int, size: tuple[int, int]) -> list[tuple[np.ndarray, np.ndarray]]:
-    """Six frames of sensor noise (sigma = level2 / 2, in 8-bit units) as (positive, negative)
+    """Four frames of sensor noise (sigma = level2 / 2, in 8-bit units) as (positive, negative)
     uint8 parts, so a noisy frame costs two saturating additions."""
     w, h = size
     cv2.setRNGSeed(level2)
     bank = []
-    for _ in range(6):
+    for _ in range(4):
         n = np.empty((h, w, 3), np.float32)
         cv2.randn(n, 0.0, level2 / 2)
         n = np.round(n)
@@ -356,7 +357,7 @@ def _noise_bank(level2: int, size: tuple[int, int]) -> list[tuple[np.ndarray, np
     return bank
 
 
-@functools.lru_cache(maxsize=12)
+@functools.lru_cache(maxsize=8)
 def _scene(
     balls: tuple[str, ...],
     cards: tuple[tuple[str, tuple[str, ...]], ...],
