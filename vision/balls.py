@@ -281,6 +281,11 @@ class BallReader:
                 break  # the camera sees more than came out of the mill: wait for the beam
             r = t.confirmed
             conf = r.confidence if r.colour != UNKNOWN else 0.0
+            pitch = self.cal.slot_pitch
+            if pitch and abs(t.order_key - (self.emitted + 0.5) * pitch) > 0.6 * pitch:
+                # not where ball number `slot` comes to rest: a ball before it may have been
+                # missed, so its slot is in doubt; a person confirms
+                conf = min(conf, self.ask_threshold * 0.5)
             out.append(BallSeen(r.colour, self.emitted, round(conf, 4)))
             t.emitted = True
             self.emitted += 1

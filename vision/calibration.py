@@ -36,6 +36,7 @@ class Calibration:
     tray_roi: Rect | None = None  # where balls come to rest
     first_end: str = "left"  # the tray end where slot 0 stops (the far end from the mill)
     ball_radius: tuple[float, float] = (8.0, 80.0)  # pixels, min and max
+    slot_pitch: float | None = None  # pixels between resting balls along the tray, if fixed
     card_zones: tuple[tuple[str, Rect], ...] = ()  # (zone name, region)
     card_area: tuple[float, float] = (400.0, 60000.0)  # pixels, min and max
     frame_size: tuple[int, int] | None = None  # (width, height) the regions refer to
@@ -71,6 +72,7 @@ def to_json(cal: Calibration) -> dict[str, Any]:
         "tray_roi": list(cal.tray_roi) if cal.tray_roi else None,
         "first_end": cal.first_end,
         "ball_radius": list(cal.ball_radius),
+        "slot_pitch": cal.slot_pitch,
         "card_zones": {z: list(r) for z, r in cal.card_zones},
         "card_area": list(cal.card_area),
         "frame_size": list(cal.frame_size) if cal.frame_size else None,
@@ -105,6 +107,14 @@ def _pair(value: Any, what: str) -> tuple[float, float]:
     ):
         raise CalibrationError(f"{what} must be [min, max], got {value!r}")
     return (float(value[0]), float(value[1]))
+
+
+def _pitch(value: Any) -> float | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
+        raise CalibrationError(f"slot_pitch must be a positive number of pixels, got {value!r}")
+    return float(value)
 
 
 def from_json(data: Any) -> Calibration:
@@ -158,6 +168,7 @@ def from_json(data: Any) -> Calibration:
         tray_roi=_rect(data.get("tray_roi"), "tray_roi"),
         first_end=first_end,
         ball_radius=_pair(data.get("ball_radius", [8, 80]), "ball_radius"),
+        slot_pitch=_pitch(data.get("slot_pitch")),
         card_zones=tuple((str(z), _rect(r, f"card zone {z!r}")) for z, r in zones.items()),
         card_area=_pair(data.get("card_area", [400, 60000]), "card_area"),
         frame_size=tuple(size) if size else None,

@@ -158,6 +158,7 @@ def scene_calibration(size: tuple[int, int] = (640, 480)) -> Calibration:
         tray_roi=g["tray"],
         first_end="left",
         ball_radius=(round(0.6 * r, 1), round(1.6 * r, 1)),
+        slot_pitch=round(0.82 * size[0] / 5, 1),
         card_zones=tuple(g["zones"]),
         card_area=(round(0.4 * cw * ch), round(2.0 * cw * ch)),
         frame_size=tuple(size),

@@ -156,3 +156,21 @@ def test_two_touching_balls_are_split_by_the_hough_fallback(cal):
     assert len(balls) == 2
     xs = sorted(b.x for b in balls)
     assert abs(xs[0] - x) < r / 2 and abs(xs[1] - x - 2 * r) < r / 2
+
+
+def test_a_missed_ball_puts_the_next_slots_in_doubt(cal):
+    # ball 1 is hidden from the camera (painted over with the empty tray): ball 2 then
+    # arrives where ball 2 rests, not where the second reported ball should be
+    colours = ["blue", "pink", "green"]
+    empty = render_tray([], "daylight", 13)
+    pts, r = tray_layout(3, 13)
+    x, y, m = int(pts[1][0]), int(pts[1][1]), int(2.3 * r)
+    reader = BallReader(cal)
+    events = []
+    for frame in arrival_frames(colours, "daylight", 13):
+        frame = frame.copy()
+        frame[y - m : y + m, x - m : x + m] = empty[y - m : y + m, x - m : x + m]
+        events += reader.feed(frame)
+    assert [e.colour for e in events] == ["blue", "green"]
+    assert events[0].confidence >= ASK
+    assert events[1].confidence < ASK  # asked, never scored as ball 2 silently
