@@ -166,6 +166,8 @@ class BallReader:
         ask_threshold: float = 0.8,
         use_beam: bool = False,
     ):
+        if calibration.tray_roi is None:
+            raise CalibrationError("the calibration has no ball tray region (tray_roi)")
         self.cal = calibration
         self.colours = tuple(colours)
         missing = set(self.colours) - set(calibration.colours)

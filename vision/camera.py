@@ -218,6 +218,12 @@ class ImageDirSource:
             raise CameraError(f"{self.name} is not open")
         path = self._files[self._next % len(self._files)]
         self._next += 1
+        if not path.is_file():
+            raise CameraError(
+                f"{self.name} is gone"
+                if not self.folder.is_dir()
+                else f"{path.name} vanished from {self.name}"
+            )
         frame = cv2.imread(str(path), cv2.IMREAD_COLOR)
         if frame is None:
             raise CameraError(

@@ -99,6 +99,8 @@ class CardReader:
         colours: Iterable[str] | None = None,
         background: np.ndarray | None = None,
     ):
+        if not calibration.card_zones:
+            raise CalibrationError("the calibration has no card zones")
         self.cal = calibration
         self.colours = tuple(colours) if colours is not None else calibration.colours
         missing = set(self.colours) - set(calibration.colours)

@@ -174,3 +174,15 @@ def test_a_missed_ball_puts_the_next_slots_in_doubt(cal):
     assert [e.colour for e in events] == ["blue", "green"]
     assert events[0].confidence >= ASK
     assert events[1].confidence < ASK  # asked, never scored as ball 2 silently
+
+
+def test_a_reader_needs_a_tray_and_the_colours_it_reads():
+    from vision.calibration import Calibration
+    from vision.classifier import Prototype
+    from vision.errors import CalibrationError
+
+    photo_cal = Calibration(prototypes=(Prototype("blue", (35.0, 13.0, -45.0), 5.0),))
+    with pytest.raises(CalibrationError, match="tray"):
+        BallReader(photo_cal)
+    with pytest.raises(CalibrationError, match="gold"):
+        BallReader(rendered_calibration(0), colours=["orange", "gold"])
