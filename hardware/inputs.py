@@ -168,8 +168,9 @@ class BallBeam:
         self.device = DigitalInputDevice(pin, pull_up=active_low, pin_factory=pin_factory)
         if not active_low:
             self.device.close()
-            self.device = DigitalInputDevice(pin, pull_up=None, active_state=True,
-                                             pin_factory=pin_factory)
+            self.device = DigitalInputDevice(
+                pin, pull_up=None, active_state=True, pin_factory=pin_factory
+            )
         self.device.when_activated = self._broken
         self.device.when_deactivated = self._restored
 

@@ -195,17 +195,23 @@ def from_dict(raw: Mapping[str, Any], source: tuple[str, ...] = ()) -> PinMap:
         port=str(ser_raw.get("port", "/dev/ttyACM0")),
         baud=int(_number("serial", "baud", ser_raw.get("baud", 115200), 300, 4_000_000)),
         counts_balls=bool(ser_raw.get("counts_balls", False)),
-        silent_after=_number("serial", "silent_after_s", ser_raw.get("silent_after_s", 3.0),
-                             0.1, 3600),
-        backoff_min=_number("serial", "backoff_min_s", ser_raw.get("backoff_min_s", 0.2),
-                            0.001, 60),
-        backoff_max=_number("serial", "backoff_max_s", ser_raw.get("backoff_max_s", 5.0),
-                            0.001, 600),
+        silent_after=_number(
+            "serial", "silent_after_s", ser_raw.get("silent_after_s", 3.0), 0.1, 3600
+        ),
+        backoff_min=_number(
+            "serial", "backoff_min_s", ser_raw.get("backoff_min_s", 0.2), 0.001, 60
+        ),
+        backoff_max=_number(
+            "serial", "backoff_max_s", ser_raw.get("backoff_max_s", 5.0), 0.001, 600
+        ),
     )
     refs = []
     for name, shares in raw.get("sensor", {}).get("references", {}).items():
-        if (not isinstance(shares, list) or len(shares) != 3
-                or not all(isinstance(x, int | float) for x in shares)):
+        if (
+            not isinstance(shares, list)
+            or len(shares) != 3
+            or not all(isinstance(x, int | float) for x in shares)
+        ):
             raise PinMapError(f"[sensor.references] {name} must be three numbers [r, g, b]")
         refs.append((name, (float(shares[0]), float(shares[1]), float(shares[2]))))
     pm = PinMap(led, buzzer, buttons, beam, serial, tuple(refs), source)

@@ -121,12 +121,18 @@ def parse_line(line: bytes) -> Message:
     if kind == "CBBAL" and n == 6:
         u16, u32 = 0xFFFF, 0xFFFFFFFF
         seq, t_ms, r, g, b, c = fields
-        return BallReading(_int(seq, 0, u16, "seq"), _int(t_ms, 0, u32, "t_ms"),
-                           _int(r, 0, u16, "r"), _int(g, 0, u16, "g"),
-                           _int(b, 0, u16, "b"), _int(c, 0, u16, "c"))
+        return BallReading(
+            _int(seq, 0, u16, "seq"),
+            _int(t_ms, 0, u32, "t_ms"),
+            _int(r, 0, u16, "r"),
+            _int(g, 0, u16, "g"),
+            _int(b, 0, u16, "b"),
+            _int(c, 0, u16, "c"),
+        )
     if kind == "CBHB" and n == 2:
-        return Heartbeat(_int(fields[0], 0, 0xFFFFFFFF, "uptime"),
-                         _int(fields[1], 0, 0xFFFFFFFF, "balls"))
+        return Heartbeat(
+            _int(fields[0], 0, 0xFFFFFFFF, "uptime"), _int(fields[1], 0, 0xFFFFFFFF, "balls")
+        )
     if kind == "CBVER" and n == 2:
         if not fields[0]:
             raise BadLine("empty firmware name")

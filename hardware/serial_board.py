@@ -8,6 +8,7 @@ and the game goes on meanwhile. `status` is a BoardStatus; `status_text` says it
 
 from __future__ import annotations
 
+import contextlib
 import enum
 import logging
 import threading
@@ -127,8 +128,11 @@ class ChuteBoardReader:
     def status_text(self) -> str:
         s = self.status
         if s in (BoardStatus.CONNECTED, BoardStatus.SILENT):
-            v = f"{self.version.firmware} (protocol {self.version.protocol})" if self.version \
+            v = (
+                f"{self.version.firmware} (protocol {self.version.protocol})"
+                if self.version
                 else "version unknown"
+            )
             extra = [f"{self.balls} balls"]
             if self.lost:
                 extra.append(f"{self.lost} lost")
@@ -165,8 +169,9 @@ class ChuteBoardReader:
             try:
                 ser = self._open_port(self.port, self.baud)
             except (serial.SerialException, OSError, ValueError) as exc:
-                self._set_status(BoardStatus.DISCONNECTED,
-                                 f"{self.port}: {exc}; retrying in {backoff:.1f} s")
+                self._set_status(
+                    BoardStatus.DISCONNECTED, f"{self.port}: {exc}; retrying in {backoff:.1f} s"
+                )
                 self._stop.wait(backoff)
                 backoff = min(backoff * 2, self.backoff_max)
                 continue
@@ -176,13 +181,13 @@ class ChuteBoardReader:
                 if self._serve(ser):
                     backoff = self.backoff_min  # it worked for a while: retry quickly
             except (serial.SerialException, OSError) as exc:
-                self._set_status(BoardStatus.DISCONNECTED,
-                                 f"{self.port} lost ({exc}); retrying in {backoff:.1f} s")
+                self._set_status(
+                    BoardStatus.DISCONNECTED,
+                    f"{self.port} lost ({exc}); retrying in {backoff:.1f} s",
+                )
             finally:
-                try:
+                with contextlib.suppress(serial.SerialException, OSError):
                     ser.close()
-                except (serial.SerialException, OSError):
-                    pass
             if not self._stop.is_set():
                 self._stop.wait(backoff)
                 backoff = min(backoff * 2, self.backoff_max)
@@ -211,8 +216,9 @@ class ChuteBoardReader:
                 if self.status != BoardStatus.CONNECTED:
                     self._set_status(BoardStatus.CONNECTED, "")
             if now - last_valid > self.silent_after:
-                self._set_status(BoardStatus.SILENT,
-                                 f"no line for {now - last_valid:.0f} s on {self.port}")
+                self._set_status(
+                    BoardStatus.SILENT, f"no line for {now - last_valid:.0f} s on {self.port}"
+                )
                 if now - asked > self.silent_after:  # a rebooted board may need asking
                     ser.write(format_message(GetVersion()))
                     asked = now

@@ -12,7 +12,7 @@ import logging
 import threading
 from collections.abc import Callable
 
-from gpiozero import Buzzer, PWMOutputDevice, RGBLED
+from gpiozero import RGBLED, Buzzer, PWMOutputDevice
 
 from companion.clock import Clock, MonotonicClock
 from companion.cues import Cue
@@ -43,8 +43,9 @@ class ToneBuzzer:
         if kind == "active":
             self.device = Buzzer(pin, pin_factory=pin_factory)
         else:
-            self.device = PWMOutputDevice(pin, frequency=440, initial_value=0,
-                                          pin_factory=pin_factory)
+            self.device = PWMOutputDevice(
+                pin, frequency=440, initial_value=0, pin_factory=pin_factory
+            )
         self.tone: float | None = None
 
     def play(self, hz: float, volume: float) -> None:
@@ -90,8 +91,14 @@ class Signals:
         self.buzzer = None
         try:
             if led is not None and led.fitted:
-                self.led = RGBLED(led.red, led.green, led.blue, active_high=not led.common_anode,
-                                  pwm=True, pin_factory=pin_factory)
+                self.led = RGBLED(
+                    led.red,
+                    led.green,
+                    led.blue,
+                    active_high=not led.common_anode,
+                    pwm=True,
+                    pin_factory=pin_factory,
+                )
             if buzzer is not None and buzzer.pin is not None:
                 self.buzzer = ToneBuzzer(buzzer.pin, kind=buzzer.kind, pin_factory=pin_factory)
         except Exception:

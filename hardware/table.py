@@ -40,8 +40,15 @@ BALL_SPACING_SECONDS = 0.08
 BALL_CHATTER_SECONDS = 0.001
 
 # Keyboard in simulation: key -> button name ("ball" drops a ball of a random colour).
-SIM_KEYS = {"n": "next", "enter": "next", "b": "bid", "i": "impossible", "u": "undo",
-            "spacebar": "ball", " ": "ball"}
+SIM_KEYS = {
+    "n": "next",
+    "enter": "next",
+    "b": "bid",
+    "i": "impossible",
+    "u": "undo",
+    "spacebar": "ball",
+    " ": "ball",
+}
 
 
 def pi_present(model_file: Path = MODEL_FILE) -> bool:
@@ -92,17 +99,42 @@ class Table:
         self.board = None  # the simulated chute board, in simulation
         self.reader: ChuteBoardReader | None = None
         p = self.pins
-        self.signals = self._part("leds", lambda: Signals(
-            p.led, p.buzzer, pin_factory=pin_factory, settings=settings, clock=self.clock,
-            sleep=sleep))
-        self.buttons = self._part("buttons", lambda: ArcadeButtons(
-            p.buttons.pins, self._emit, hold_buttons=p.buttons.hold_buttons,
-            bounce=p.buttons.bounce, hold=p.buttons.hold, pin_factory=pin_factory,
-            clock=self.clock))
+        self.signals = self._part(
+            "leds",
+            lambda: Signals(
+                p.led,
+                p.buzzer,
+                pin_factory=pin_factory,
+                settings=settings,
+                clock=self.clock,
+                sleep=sleep,
+            ),
+        )
+        self.buttons = self._part(
+            "buttons",
+            lambda: ArcadeButtons(
+                p.buttons.pins,
+                self._emit,
+                hold_buttons=p.buttons.hold_buttons,
+                bounce=p.buttons.bounce,
+                hold=p.buttons.hold,
+                pin_factory=pin_factory,
+                clock=self.clock,
+            ),
+        )
         if p.beam.pin is not None:
-            self.beam = self._part("beam", lambda: BallBeam(
-                p.beam.pin, self._emit, active_low=p.beam.active_low, clear=p.beam.clear,
-                blocked=p.beam.blocked, pin_factory=pin_factory, clock=self.clock))
+            self.beam = self._part(
+                "beam",
+                lambda: BallBeam(
+                    p.beam.pin,
+                    self._emit,
+                    active_low=p.beam.active_low,
+                    clear=p.beam.clear,
+                    blocked=p.beam.blocked,
+                    pin_factory=pin_factory,
+                    clock=self.clock,
+                ),
+            )
         if p.serial.enabled:
             self._part("serial", lambda: self._open_serial(serial_port))
         self._poller = None
@@ -131,10 +163,16 @@ class Table:
             self.board = SimulatedChuteBoard(references=dict(self.pins.references) or None)
             port = self.board.port
         self.reader = ChuteBoardReader(
-            port or s.port, self._emit, baud=s.baud, counts_balls=s.counts_balls,
-            references=self.pins.references, silent_after=s.silent_after,
-            backoff_min=s.backoff_min, backoff_max=s.backoff_max,
-            on_status=self._serial_status)
+            port or s.port,
+            self._emit,
+            baud=s.baud,
+            counts_balls=s.counts_balls,
+            references=self.pins.references,
+            silent_after=s.silent_after,
+            backoff_min=s.backoff_min,
+            backoff_max=s.backoff_max,
+            on_status=self._serial_status,
+        )
         return self.reader.start()
 
     def _serial_status(self, status: BoardStatus, text: str) -> None:
@@ -287,8 +325,11 @@ class Table:
             self.board.ball(colour)
         if self.beam is not None:
             pin = self.pin_factory.pin(self.pins.beam.pin)
-            low, high = (pin.drive_low, pin.drive_high) if self.pins.beam.active_low else \
-                (pin.drive_high, pin.drive_low)
+            low, high = (
+                (pin.drive_low, pin.drive_high)
+                if self.pins.beam.active_low
+                else (pin.drive_high, pin.drive_low)
+            )
             low()  # the ball's rim chatters on the beam's edge
             time.sleep(BALL_CHATTER_SECONDS)
             high()
@@ -321,5 +362,6 @@ def open_table(
     simulate=False: gpiozero's default pin factory (lgpio on a Pi) and the configured port.
     Options for tests and tools: pin_factory, sleep, serial_port, poll, on_status.
     """
-    return Table(simulate=simulate, on_event=on_event, settings=settings, pins=pins,
-                 clock=clock, **options)
+    return Table(
+        simulate=simulate, on_event=on_event, settings=settings, pins=pins, clock=clock, **options
+    )
