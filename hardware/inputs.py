@@ -63,7 +63,10 @@ class ArcadeButtons:
         self.buttons: dict[str, _ButtonState] = {}
         try:
             for name, pin in pins:
-                dev = Button(pin, pull_up=True, bounce_time=None, pin_factory=pin_factory)
+                # Holds are timed here on the injected clock, not by gpiozero's hold thread;
+                # a short hold_time only keeps that idle thread quick to stop on close().
+                dev = Button(pin, pull_up=True, bounce_time=None, hold_time=0.05,
+                             pin_factory=pin_factory)
                 self.buttons[name] = _ButtonState(dev, name in holds)
                 dev.when_activated = lambda name=name: self._edge(name)
                 dev.when_deactivated = lambda name=name: self._edge(name)
@@ -122,8 +125,12 @@ class ArcadeButtons:
         return f"ok: {names}" + (f" (held: {', '.join(held)})" if held else "")
 
     def close(self) -> None:
-        for b in self.buttons.values():
-            b.device.close()
+        # gpiozero's Button joins its hold thread on close (~0.1 s each): close them together
+        closers = [threading.Thread(target=b.device.close) for b in self.buttons.values()]
+        for t in closers:
+            t.start()
+        for t in closers:
+            t.join()
 
     def __enter__(self) -> ArcadeButtons:
         return self

@@ -148,8 +148,8 @@ class LineSplitter:
     """Bytes in, complete lines out. Survives garbage, partial and overlong lines.
 
     A line starts at its last `$` (a board that resets mid-line leaves a fragment that the
-    next `$` supersedes). Bytes beyond MAX_LINE without a line end are dropped up to the
-    next line end and reported once as an overlong line.
+    next `$` supersedes). A line that grows beyond MAX_LINE bytes is reported once as a
+    BadLine and dropped up to the next line end or the next `$`, whichever comes first.
     """
 
     def __init__(self) -> None:
@@ -162,19 +162,24 @@ class LineSplitter:
         while True:
             nl = data.find(b"\n", start)
             chunk = data[start:] if nl < 0 else data[start:nl]
+            if self._dropping:
+                dollar = chunk.rfind(b"$")
+                if dollar >= 0:  # a new line starts inside the junk: resynchronise
+                    self._dropping = False
+                    chunk = chunk[dollar:]
             if not self._dropping:
                 self._buf += chunk
                 if len(self._buf) > MAX_LINE + 1:  # +1 for a CR before the LF
                     dollar = self._buf.rfind(b"$", len(self._buf) - MAX_LINE - 1)
                     if dollar >= 0:
-                        del self._buf[:dollar]  # a line starts late in the junk: keep it
+                        del self._buf[:dollar]  # junk before a line that fits: drop the junk
                     else:
                         out.append(BadLine(f"line too long (> {MAX_LINE} bytes)"))
                         self._buf.clear()
                         self._dropping = True
             if nl < 0:
                 return out
-            if not self._dropping:
+            if not self._dropping and self._buf:
                 line = bytes(self._buf).rstrip(b"\r")
                 dollar = line.rfind(b"$")
                 if dollar > 0:
