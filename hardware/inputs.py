@@ -65,8 +65,9 @@ class ArcadeButtons:
             for name, pin in pins:
                 # Holds are timed here on the injected clock, not by gpiozero's hold thread;
                 # a short hold_time only keeps that idle thread quick to stop on close().
-                dev = Button(pin, pull_up=True, bounce_time=None, hold_time=0.05,
-                             pin_factory=pin_factory)
+                dev = Button(
+                    pin, pull_up=True, bounce_time=None, hold_time=0.05, pin_factory=pin_factory
+                )
                 self.buttons[name] = _ButtonState(dev, name in holds)
                 dev.when_activated = lambda name=name: self._edge(name)
                 dev.when_deactivated = lambda name=name: self._edge(name)

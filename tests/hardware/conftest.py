@@ -57,4 +57,3 @@ class RecordingSleep:
 @pytest.fixture
 def recording_sleep():
     return RecordingSleep
-

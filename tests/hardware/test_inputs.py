@@ -17,8 +17,9 @@ PINS = (("next", 5), ("bid", 6), ("impossible", 13), ("undo", 26))
 @pytest.fixture
 def buttons(mock_factory, clock):
     events = []
-    b = ArcadeButtons(PINS, events.append, bounce=0.08, hold=1.0, pin_factory=mock_factory,
-                      clock=clock)
+    b = ArcadeButtons(
+        PINS, events.append, bounce=0.08, hold=1.0, pin_factory=mock_factory, clock=clock
+    )
     yield b, events, clock, mock_factory
     b.close()
 

@@ -23,8 +23,11 @@ def pins_of(factory):
     r, g, b, z = (factory.pin(n) for n in (17, 27, 22, 18))
     # red, green, blue duty; buzzer duty; the buzzer's frequency only while it sounds
     return lambda: (
-        round(r.state, 4), round(g.state, 4), round(b.state, 4),
-        round(z.state, 4), z.frequency if z.state else None,
+        round(r.state, 4),
+        round(g.state, 4),
+        round(b.state, 4),
+        round(z.state, 4),
+        z.frequency if z.state else None,
     )
 
 
@@ -46,8 +49,9 @@ def rig(mock_factory, clock, recording_sleep):
     def build(settings=Settings(brightness=1.0, volume=1.0), gate=None, led=LED, buzzer=BUZ):
         snap = pins_of(mock_factory)
         sleep = recording_sleep(clock, snap, gate)
-        s = Signals(led, buzzer, pin_factory=mock_factory, settings=settings, clock=clock,
-                    sleep=sleep)
+        s = Signals(
+            led, buzzer, pin_factory=mock_factory, settings=settings, clock=clock, sleep=sleep
+        )
         made.append(s)
         return s, sleep, snap
 
@@ -77,7 +81,7 @@ def test_last_five_seconds_tick_higher_and_time_up_is_a_red_siren(rig):
         n = len(sleep.timeline)
         sig.cue(cues.TimeWarning(s))
         assert sig.wait_idle(2)
-        (t, step), = sleep.timeline[n:]
+        ((t, step),) = sleep.timeline[n:]
         tones.append(step[4])
         flash = "amber" if s > 3 else "red"
         assert step[:3] == LED_COLOURS[flash]
@@ -89,16 +93,31 @@ def test_last_five_seconds_tick_higher_and_time_up_is_a_red_siren(rig):
     tl = sleep.timeline[n:]
     assert len(tl) == 7 and tl[-1][0] - tl[0][0] == pytest.approx(1.2)
     assert [s[4] for _, s in tl] == [880, 440] * 3 + [440]
-    assert changes(tl, 0) == [(0.0, 1.0), (0.2, 0.0), (0.2, 1.0), (0.2, 0.0), (0.2, 1.0),
-                              (0.2, 0.0), (0.2, 1.0)]
+    assert changes(tl, 0) == [
+        (0.0, 1.0),
+        (0.2, 0.0),
+        (0.2, 1.0),
+        (0.2, 0.0),
+        (0.2, 1.0),
+        (0.2, 0.0),
+        (0.2, 1.0),
+    ]
     assert snap() == (1.0, 0.0, 0.0, 0.0, None)  # time-up leaves the LED red
 
 
 def test_every_cue_type_has_a_pattern_and_they_end_silent(rig):
     sig, sleep, snap = rig()
-    for cue in (cues.PhaseStarted("x"), cues.TimeWarning(10), cues.TimeWarning(30),
-                cues.TimeUp("t"), cues.Scored("ann", 3), cues.AskHuman("which?", ("a",)),
-                cues.Announce("hi"), cues.ErrorCue("oops"), cues.GameOver(("ann",))):
+    for cue in (
+        cues.PhaseStarted("x"),
+        cues.TimeWarning(10),
+        cues.TimeWarning(30),
+        cues.TimeUp("t"),
+        cues.Scored("ann", 3),
+        cues.AskHuman("which?", ("a",)),
+        cues.Announce("hi"),
+        cues.ErrorCue("oops"),
+        cues.GameOver(("ann",)),
+    ):
         assert sig.cue(cue), cue
         assert sig.wait_idle(2)
         assert snap()[3] == 0.0, cue
@@ -128,7 +147,8 @@ def test_player_colours_map_to_rgb_and_unknown_names_fall_back_to_white(rig):
         sig.cue(cues.PhaseStarted("p", colour=name))
         sig.wait_idle(2)
         want = {"#102030": (16 / 255, 32 / 255, 48 / 255)}.get(
-            name, LED_COLOURS.get(name or "", LED_COLOURS["white"]))
+            name, LED_COLOURS.get(name or "", LED_COLOURS["white"])
+        )
         assert snap()[:3] == tuple(round(c, 4) for c in want)
 
 
@@ -163,8 +183,9 @@ def test_a_burst_of_cues_plays_the_last_one(rig):
 
 def test_real_time_tick_on_mock_pins(mock_factory):
     # the real sleep and clock: gpiozero's own assert_states_and_times (tens of ms tolerance)
-    with Signals(LED, BUZ, pin_factory=mock_factory,
-                 settings=Settings(brightness=1.0, volume=1.0)) as sig:
+    with Signals(
+        LED, BUZ, pin_factory=mock_factory, settings=Settings(brightness=1.0, volume=1.0)
+    ) as sig:
         red = mock_factory.pin(17)
         red.clear_states()
         sig.cue(cues.ErrorCue("x"))  # red 0.3 s, off 0.1 s, red 0.3 s
@@ -175,9 +196,14 @@ def test_real_time_tick_on_mock_pins(mock_factory):
 def test_active_buzzer_and_common_anode_led(mock_factory, clock, recording_sleep):
     snap = pins_of(mock_factory)
     sleep = recording_sleep(clock, snap)
-    with Signals(LedPins(17, 27, 22, common_anode=True), BuzzerPin(18, "active"),
-                 pin_factory=mock_factory, settings=Settings(brightness=1.0), clock=clock,
-                 sleep=sleep) as sig:
+    with Signals(
+        LedPins(17, 27, 22, common_anode=True),
+        BuzzerPin(18, "active"),
+        pin_factory=mock_factory,
+        settings=Settings(brightness=1.0),
+        clock=clock,
+        sleep=sleep,
+    ) as sig:
         sig.cue(cues.Scored("a", 1))
         assert sig.wait_idle(2)
         r, g, b, buzz, _ = sleep.timeline[0][1]
@@ -188,15 +214,24 @@ def test_active_buzzer_and_common_anode_led(mock_factory, clock, recording_sleep
 
 def test_parts_not_fitted(mock_factory, clock, recording_sleep):
     sleep = recording_sleep(clock, lambda: ())
-    with Signals(LedPins(None, None, None), BuzzerPin(None), pin_factory=mock_factory,
-                 clock=clock, sleep=sleep) as sig:
+    with Signals(
+        LedPins(None, None, None),
+        BuzzerPin(None),
+        pin_factory=mock_factory,
+        clock=clock,
+        sleep=sleep,
+    ) as sig:
         assert sig.cue(cues.TimeUp("t")) and sig.wait_idle(2)
         assert sig.status() == {"leds": "not fitted", "buzzer": "not fitted"}
 
 
 def test_pattern_table_is_consistent():
-    for p in (patterns.time_up(), patterns.game_over(), patterns.phase_started("red"),
-              *(patterns.time_warning(s) for s in range(1, 11))):
+    for p in (
+        patterns.time_up(),
+        patterns.game_over(),
+        patterns.phase_started("red"),
+        *(patterns.time_warning(s) for s in range(1, 11)),
+    ):
         assert p.steps and all(s.duration > 0 for s in p.steps)
         assert p.duration < 2.0  # no pattern outlasts a second of the countdown by much
     assert patterns.time_up().base == LED_COLOURS["red"]
