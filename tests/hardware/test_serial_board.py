@@ -61,11 +61,8 @@ def junk(rng: random.Random, seq: int) -> bytes:
         bad = (int(ball[-4:-2], 16) ^ rng.randrange(1, 256)) & 0xFF
         return ball[:-4] + b"%02X\r\n" % bad
     if kind == 3:  # overlong
-        return (
-            b"$CBBAL,"
-            + bytes(rng.choice(b"0123456789,") for _ in range(rng.randrange(100, 400)))
-            + b"*00\r\n"
-        )
+        body = bytes(rng.choice(b"0123456789,") for _ in range(rng.randrange(100, 400)))
+        return b"$CBBAL," + body + b"*00\r\n"
     if kind == 4:  # one byte changed
         i = rng.randrange(1, len(ball) - 5)
         return ball[:i] + bytes([ball[i] ^ rng.randrange(1, 256)]) + ball[i + 1 :]

@@ -17,6 +17,7 @@ from hardware.signals import Signals
 
 LED = LedPins(red=17, green=27, blue=22)
 BUZ = BuzzerPin(18)
+FULL = Settings(brightness=1.0, volume=1.0)
 
 
 def pins_of(factory):
@@ -46,7 +47,7 @@ def changes(timeline, index):
 def rig(mock_factory, clock, recording_sleep):
     made = []
 
-    def build(settings=Settings(brightness=1.0, volume=1.0), gate=None, led=LED, buzzer=BUZ):
+    def build(settings=FULL, gate=None, led=LED, buzzer=BUZ):
         snap = pins_of(mock_factory)
         sleep = recording_sleep(clock, snap, gate)
         s = Signals(
