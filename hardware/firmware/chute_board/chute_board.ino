@@ -22,6 +22,7 @@ bool sensorOk = false;
 // Written by the interrupt, read by loop().
 volatile unsigned long breaks[QUEUE_LEN];  // millis() of each counted break
 volatile uint8_t head = 0, tail = 0;
+volatile uint8_t dropped = 0;              // breaks lost to a full queue
 volatile unsigned long lastClearUs = 0;
 volatile bool broken = false;
 
@@ -54,12 +55,11 @@ void onBeamChange() {
     // Count on the breaking edge unless the beam was clear only briefly: rim chatter.
     if (!broken && now - lastClearUs >= CLEAR_US) {
       uint8_t next = (head + 1) % QUEUE_LEN;
-      if (next != tail) {  // full queue: the host sees a seq gap and counts the ball anyway
+      if (next != tail) {
         breaks[head] = millis();
         head = next;
-      } else {
-        seq++;
-        balls++;
+      } else if (dropped < 255) {
+        dropped++;  // loop() skips its seq number: the host sees the gap and counts it
       }
     }
     broken = true;
@@ -101,6 +101,12 @@ void setup() {
 }
 
 void loop() {
+  noInterrupts();
+  uint8_t lost = dropped;
+  dropped = 0;
+  interrupts();
+  seq += lost;
+  balls += lost;
   while (tail != head) {
     noInterrupts();
     unsigned long t = breaks[tail];
