@@ -20,7 +20,6 @@ from companion.doctor import CheckResult
 from companion.events import BallPassed, ButtonPressed
 from hardware import pins as pinmap
 from hardware.colours import LED_COLOURS
-from hardware.events import BallSensed
 from hardware.patterns import TEST_TONES, Pattern, Step
 from hardware.serial_board import BoardStatus
 from hardware.table import Table, open_table, pi_present
@@ -49,7 +48,6 @@ class _Session:
         self.events: queue.Queue = queue.Queue()
         self.table: Table | None = None
         self.pins: pinmap.PinMap | None = None
-        self.sensed: list[BallSensed] = []
         self.dropped: list[str] = []
 
     def data_dir(self):
@@ -87,8 +85,6 @@ class _Session:
                 ev = self.events.get(timeout=max(0.0, end - time.monotonic()))
             except queue.Empty:
                 break
-            if isinstance(ev, BallSensed):
-                self.sensed.append(ev)
             if want(ev):
                 got.append(ev)
         return got
@@ -248,10 +244,10 @@ def checks(args) -> list[Callable[[], CheckResult]]:
             ok = t.reader.status == BoardStatus.CONNECTED and t.reader.version is not None
             read = ""
             if ok and s.dropped:  # the sensor read the balls the beam check dropped
-                s.collect(
-                    lambda ev: isinstance(ev, BallSensed), len(s.dropped) - len(s.sensed), 1.0
-                )
-                colours = [e.colour for e in s.sensed]
+                end = time.monotonic() + 1.0
+                while len(t.sensed) < len(s.dropped) and time.monotonic() < end:
+                    time.sleep(0.01)
+                colours = [e.colour for e in t.sensed]
                 ok = colours == s.dropped
                 read = f"; sensor read {', '.join(map(str, colours))}"
             return CheckResult("serial board", ok, t.reader.status_text + read)

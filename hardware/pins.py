@@ -63,6 +63,7 @@ class SerialPort:
     port: str = "/dev/ttyACM0"
     baud: int = 115200
     counts_balls: bool = False
+    colour_events: bool = False
     silent_after: float = 3.0
     backoff_min: float = 0.2
     backoff_max: float = 5.0
@@ -195,6 +196,7 @@ def from_dict(raw: Mapping[str, Any], source: tuple[str, ...] = ()) -> PinMap:
         port=str(ser_raw.get("port", "/dev/ttyACM0")),
         baud=int(_number("serial", "baud", ser_raw.get("baud", 115200), 300, 4_000_000)),
         counts_balls=bool(ser_raw.get("counts_balls", False)),
+        colour_events=bool(ser_raw.get("colour_events", False)),
         silent_after=_number(
             "serial", "silent_after_s", ser_raw.get("silent_after_s", 3.0), 0.1, 3600
         ),

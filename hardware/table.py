@@ -12,6 +12,7 @@ the same code paths run as on a Pi: the keyboard and on-screen buttons only driv
 
 from __future__ import annotations
 
+import collections
 import logging
 import queue
 import threading
@@ -24,6 +25,7 @@ from companion.events import Event
 from companion.settings import Settings
 from hardware import pins as pinmap
 from hardware.errors import HardwareError
+from hardware.events import BallSensed
 from hardware.inputs import ArcadeButtons, BallBeam
 from hardware.serial_board import BoardStatus, ChuteBoardReader
 from hardware.signals import Signals, Sleep
@@ -97,6 +99,7 @@ class Table:
         self.buttons: ArcadeButtons | None = None
         self.beam: BallBeam | None = None
         self.board = None  # the simulated chute board, in simulation
+        self.sensed: collections.deque[BallSensed] = collections.deque(maxlen=100)
         self.reader: ChuteBoardReader | None = None
         p = self.pins
         self.signals = self._part(
@@ -164,7 +167,7 @@ class Table:
             port = self.board.port
         self.reader = ChuteBoardReader(
             port or s.port,
-            self._emit,
+            self._emit_reading,
             baud=s.baud,
             counts_balls=s.counts_balls,
             references=self.pins.references,
@@ -178,6 +181,15 @@ class Table:
     def _serial_status(self, status: BoardStatus, text: str) -> None:
         if self.on_status is not None:
             self.on_status("serial", text)
+
+    def _emit_reading(self, ev: Event) -> None:
+        # Sensor colours reach the game only when asked for: a game must map the k-th ball
+        # of its round to a BallSeen slot, which only the game knows.
+        if isinstance(ev, BallSensed):
+            self.sensed.append(ev)
+            if not self.pins.serial.colour_events:
+                return
+        self._emit(ev)
 
     def _emit(self, ev: Event) -> None:
         if not self._closed.is_set():

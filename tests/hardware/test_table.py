@@ -54,9 +54,8 @@ def test_dropped_balls_are_counted_and_read(table):
     colours = ["pink", "pink", "blue", "purple", "orange"]
     dones = [t.drop_ball(c) for c in colours]
     assert all(d.wait(3) for d in dones)
-    events = take(q, 10)
-    assert [e for e in events if isinstance(e, BallPassed)] == [BallPassed()] * 5
-    assert [e.colour for e in events if isinstance(e, BallSensed)] == colours
+    assert take(q, 6, timeout=0.5) == [BallPassed()] * 5  # colours stay off unless asked
+    assert [e.colour for e in t.sensed] == colours
     assert t.beam.count == 5 and t.beam.chatter == 5  # each ball's rim chatter was ignored
     assert t.status["beam"] == "ok, 5 balls"
 
@@ -145,3 +144,14 @@ def test_pi_present(tmp_path):
     assert pi_present(model)
     model.write_text("Generic x86 board")
     assert not pi_present(model)
+
+
+def test_sensor_colours_reach_the_game_when_asked(tmp_path, monkeypatch):
+    (tmp_path / "pins.toml").write_text("[serial]\ncolour_events = true\n")
+    monkeypatch.setenv("COMPANION_PINS", str(tmp_path / "pins.toml"))
+    q = queue.Queue()
+    with open_table(True, q.put) as t:
+        assert t.drop_ball("purple").wait(2)
+        got = take(q, 2)
+    assert got[0] == BallPassed()
+    assert isinstance(got[1], BallSensed) and got[1].colour == "purple"
