@@ -43,6 +43,7 @@ def open_session_screen(ctx: AppContext, session: Session) -> GameScreen:
     screen = game_screen_class(session.game.name)(ctx=ctx, session=session)
     if ctx.table is not None:
         session.sinks.append(ctx.table.cue)
+    ctx.listener = screen.table_event
     return screen
 
 

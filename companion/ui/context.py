@@ -20,6 +20,12 @@ class AppContext:
     simulate: bool = True
     table: Any = None  # hardware.table.Table when present: .cue(cue), .status, .close()
     notices: list[str] = field(default_factory=list)  # one-line messages for the home screen
+    listener: Any = None  # where table events go: the game screen in play, if any
+
+    def table_event(self, event) -> None:
+        """Called by the hardware (any thread) for every button press or ball."""
+        if self.listener is not None:
+            self.listener(event)
 
     @classmethod
     def open(cls, data_dir=None, simulate: bool = True) -> AppContext:

@@ -66,7 +66,7 @@ def _open_table(ctx):
         from hardware.table import open_table
     except ImportError:
         return None
-    return open_table(simulate=ctx.simulate, on_event=lambda e: None, settings=ctx.settings)
+    return open_table(simulate=ctx.simulate, on_event=ctx.table_event, settings=ctx.settings)
 
 
 def _screenshot(args, size, simulate) -> int:
