@@ -85,9 +85,7 @@ class Notifier:
         payload = "\n".join(line.replace("\n", " ") for line in lines).encode()
         try:
             if self._sock is None:
-                self._sock = socket.socket(
-                    socket.AF_UNIX, socket.SOCK_DGRAM | socket.SOCK_CLOEXEC
-                )
+                self._sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM | socket.SOCK_CLOEXEC)
                 self._sock.setblocking(False)  # a stuck manager must never freeze the UI
             self._sock.sendto(payload, _sockaddr(self.address))
         except (OSError, ValueError) as exc:

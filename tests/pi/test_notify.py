@@ -161,7 +161,11 @@ def test_a_child_process_started_by_a_manager_signals_ready(listener):
         "print(n.watchdog_interval())\n"
     )
     out = subprocess.run(
-        [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=30,
+        [sys.executable, "-c", code],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=30,
         check=True,
     )
     assert out.stdout.strip() == "2.0"
