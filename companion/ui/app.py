@@ -239,13 +239,16 @@ class Root(ScreenManager):
 class CompanionApp(App):
     title = "Table Companion"
 
-    def __init__(self, ctx: AppContext, on_first_frame=None, **kw):
+    def __init__(self, ctx: AppContext, on_first_frame=None, resume_unfinished=False, **kw):
         super().__init__(**kw)
         self.ctx = ctx
         self._on_first_frame = on_first_frame
+        self._resume = resume_unfinished
 
     def build(self):
         root = Root(self.ctx)
+        if self._resume:
+            root.resume()  # a power cut mid-game comes back to the same phase and clock
         if self._on_first_frame:
             Clock.schedule_once(lambda dt: self._on_first_frame(), 0)
         return root
