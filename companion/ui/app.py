@@ -226,7 +226,13 @@ class Root(ScreenManager):
         rec = self.ctx.log.unfinished()
         if rec is None:
             return
-        session = Session.resume(games.load(rec.game), self.ctx.log, rec.id, clock=self.ctx.clock)
+        try:
+            session = Session.resume(
+                games.load(rec.game), self.ctx.log, rec.id, clock=self.ctx.clock
+            )
+        except CompanionError as exc:  # the log is kept as it is; the home screen says why
+            self.ctx.notices.append(f"Could not resume game #{rec.id}: {exc}")
+            return
         self.show_session(session)
 
     def show_session(self, session: Session) -> None:
