@@ -85,7 +85,7 @@ def test_keyboard_drives_the_simulated_table(table):
     t, q = table
     assert t.handle_key("n") and t.handle_key("spacebar")
     assert not t.handle_key("z")
-    got = take(q, 3)
+    got = take(q, 2)
     assert ButtonPressed("next") in got and BallPassed() in got
 
 
