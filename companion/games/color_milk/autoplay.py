@@ -61,7 +61,8 @@ class ScriptedTable:
     """Plays whole games through `submit` (a Session's, or a pure wrapper).
 
     `drop` is called for every ball crossing the chute (default: submit BallPassed);
-    `read` turns the five balls in the tray into readings (default: exact taps).
+    `read` turns the five balls in the tray into readings (default: exact taps);
+    `press` presses an arcade button (default: submit ButtonPressed).
     """
 
     submit: Submit
@@ -69,6 +70,7 @@ class ScriptedTable:
     rng: random.Random
     drop: Callable[[str], None] | None = None
     read: Callable[[list[str]], list[BallSeen]] = exact_reader
+    press: Callable[[str], None] | None = None
     coin_chance: float = 0.3
     asked: int = 0
     mill: PhysicalMill = field(init=False)
@@ -77,6 +79,8 @@ class ScriptedTable:
         self.mill = PhysicalMill(self.rng)
         if self.drop is None:
             self.drop = lambda colour: self.submit(BallPassed(1))
+        if self.press is None:
+            self.press = lambda button: self.submit(ButtonPressed(button))
 
     # one round ------------------------------------------------------------------------
     def play_round(self) -> None:
@@ -92,16 +96,16 @@ class ScriptedTable:
         while self.state().phase == "choose":
             self.submit(self.choice(self.state()))
         self.colour_boards()
-        self.submit(ButtonPressed("next"))
+        self.press("next")
         if self.state().phase == "remix":
             self.counts()
             for colour in self.mill.empty():
                 self.drop(colour)
             self.mill.refill()
-            self.submit(ButtonPressed("next"))
+            self.press("next")
         if self.state().phase == "tally":
             self.counts()
-            self.submit(ButtonPressed("next"))
+            self.press("next")
 
     def play(self, max_rounds: int = 60) -> MilkState:
         while self.state().phase != "over" and self.state().round <= max_rounds:
