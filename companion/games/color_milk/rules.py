@@ -34,6 +34,8 @@ READING_PHASES = ("predict", "mill", "check")
 AUTHORITATIVE = 1.0  # a tap on the screen; the camera reports less than certainty
 DEFAULT_ASK_THRESHOLD = 0.8
 DEFAULT_FAILED_PENCIL_EVERY = 3  # guess: the track's artwork is not in the rulebook text
+OWN_OPTIONS = {"board", "ask_threshold", "failed_pencil_every", "first_leader"}
+TABLE_WIDE_OPTIONS = {"learning", "turn_timer"}  # passed to every game; Color Milk has no timer
 
 
 @dataclass(frozen=True)
@@ -182,7 +184,7 @@ class ColorMilk(GameBase):
             raise UsageError(f"Color Milk is for 1-5 players, not {n}")
         seating = Seating.of(config.players)
         opts = dict(config.options)
-        unknown = set(opts) - {"board", "ask_threshold", "failed_pencil_every", "first_leader"}
+        unknown = set(opts) - OWN_OPTIONS - TABLE_WIDE_OPTIONS
         if unknown:
             raise UsageError(f"unknown Color Milk option(s): {', '.join(sorted(unknown))}")
         try:
