@@ -99,6 +99,7 @@ class GameScreen(BaseGameScreen):
             self.any_ball, self.picked = "", ()
         if self.selected not in s.names:
             self.selected = s.names[s.leader]
+            self.draft, self.zone = s.player(self.selected).prediction, s.player(self.selected).zone
         body = self.body
         body.clear_widgets()
         if s.phase == "over":
@@ -176,7 +177,8 @@ class GameScreen(BaseGameScreen):
             card.add_widget(name)
             chips = BoxLayout(size_hint_y=None, height=dp(34), spacing=dp(3))
             pred = p.prediction
-            if p.name == self.selected and s.phase in READING_PHASES and self.draft != pred:
+            editing = p.name == self.selected and s.phase in READING_PHASES and self.draft
+            if editing and self.draft != pred:
                 pred = self.draft  # what is being entered
             for col in pred:
                 chip = ColourChip(colour=col)
@@ -335,10 +337,21 @@ class GameScreen(BaseGameScreen):
             )
             row.add_widget(_label(p.name, 22, p.name in winners, halign="left"))
             row.add_widget(_label(f"{p.coins} coin{'s' if p.coins != 1 else ''}", 22, True))
-            row.add_widget(_label(f"{p.unused_pencils} unused pencils", 17))
+            pen = p.unused_pencils
+            row.add_widget(_label(f"{pen} unused pencil{'s' if pen != 1 else ''}", 17))
             bonus = ", ".join(f"+{n} {why}" for why, n in p.end_bonus) or ""
             row.add_widget(_label(bonus, 15, colour=colours.MUTED))
             body.add_widget(row)
+        top = max(p.coins for p in s.players)
+        if sum(p.coins == top for p in s.players) > len(winners):
+            body.add_widget(
+                _label(
+                    "Tied on coins: unused bonus pencils decide.",
+                    17,
+                    size_hint_y=None,
+                    height=dp(30),
+                )
+            )
         right = {p.name: sum(p.name in r.right for r in s.history) for p in s.players}
         body.add_widget(
             _label(
