@@ -15,45 +15,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from companion.games.laser.board import (  # noqa: E402
-    CARD_CAPACITY,
-    COMPETITIVE,
-    FIGURES_PER_COLOUR,
-    TEAM,
-    TILES,
-    Card,
-    Position,
-)
+from companion.games.laser.board import COMPETITIVE, TEAM  # noqa: E402
+from companion.games.laser.positions import random_position  # noqa: E402
 from companion.games.laser.solver import solve  # noqa: E402
-
-
-def random_position(rng: random.Random, mode: str, cards: int, empties: int | None = None):
-    """A position like a mid-game table: some tiles emptied, cards partly refilled."""
-    cat = rng.randrange(TILES)
-    pool = [c for c in range(6) for _ in range(FIGURES_PER_COLOUR)]
-    rng.shuffle(pool)
-    if empties is None:
-        empties = rng.choice((0, 0, 1, 2, 3))
-    tiles: list[int | None] = [None] * TILES
-    free = [t for t in range(TILES) if t != cat]
-    rng.shuffle(free)
-    for t in free[empties:]:
-        tiles[t] = pool.pop()
-    supply = [0] * 6
-    for c in pool:
-        if supply[c] < CARD_CAPACITY and rng.random() < 0.8:
-            supply[c] += 1
-    floors = None
-    if mode == COMPETITIVE:
-        floors = [f for f in range(3) for _ in range(4)]
-        rng.shuffle(floors)
-        floors = tuple(floors)
-    deck = [Card(c, None if mode == TEAM else f) for c in range(6) for f in range(3)
-            for _ in range(2)]
-    if mode == TEAM:
-        deck = [Card(c) for c in range(6) for _ in range(2)]
-    picked = rng.sample(deck, cards)
-    return Position(mode, tuple(tiles), cat, tuple(supply), tuple(picked), floors)
 
 
 def measure(positions, **kw):
@@ -72,22 +36,28 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--totals-positions", type=int, default=100)
     args = ap.parse_args(argv)
-    print(f"{'mode':<12}{'cards':>6}{'n':>6}{'median ms':>11}{'p95 ms':>9}{'worst ms':>10}"
-          f"{'no sol.':>9}")
+    print(
+        f"{'mode':<12}{'cards':>6}{'n':>6}{'median ms':>11}{'p95 ms':>9}{'worst ms':>10}"
+        f"{'no sol.':>9}"
+    )
     for mode in (TEAM, COMPETITIVE):
         for cards in (2, 3):
             rng = random.Random(f"{args.seed}-{mode}-{cards}")
             positions = [random_position(rng, mode, cards) for _ in range(args.positions)]
             times, unsolved = measure(positions, totals=False)
             times.sort()
-            print(f"{mode:<12}{cards:>6}{len(times):>6}{statistics.median(times):>11.2f}"
-                  f"{times[int(0.95 * len(times))]:>9.2f}{times[-1]:>10.1f}{unsolved:>9}")
+            print(
+                f"{mode:<12}{cards:>6}{len(times):>6}{statistics.median(times):>11.2f}"
+                f"{times[int(0.95 * len(times))]:>9.2f}{times[-1]:>10.1f}{unsolved:>9}"
+            )
     rng = random.Random(f"{args.seed}-totals")
     positions = [random_position(rng, TEAM, 2) for _ in range(args.totals_positions)]
     times, _ = measure(positions, totals=True)
     times.sort()
-    print(f"{'team+totals':<12}{2:>6}{len(times):>6}{statistics.median(times):>11.2f}"
-          f"{times[int(0.95 * len(times))]:>9.2f}{times[-1]:>10.1f}{'':>9}")
+    print(
+        f"{'team+totals':<12}{2:>6}{len(times):>6}{statistics.median(times):>11.2f}"
+        f"{times[int(0.95 * len(times))]:>9.2f}{times[-1]:>10.1f}{'':>9}"
+    )
     return 0
 
 

@@ -91,10 +91,14 @@ class Move:
         tiles = f"{self.steps} tile{'s' if self.steps != 1 else ''} {way}"
         done = f", completes {self.completes.label()}" if self.completes else ""
         if self.kind == "cat":
-            return (f"cat {self.src}->{self.dst} ({tiles}, {self.cost} MP) "
-                    f"takes {COLOURS[self.colour]}{done}")
-        return (f"{COLOURS[self.colour]} {self.src}->{self.dst} ({tiles}, {self.cost} MP) onto "
-                f"{COLOURS[self.onto]} makes {COLOURS[self.makes]}{done}")
+            return (
+                f"cat {self.src}->{self.dst} ({tiles}, {self.cost} MP) "
+                f"takes {COLOURS[self.colour]}{done}"
+            )
+        return (
+            f"{COLOURS[self.colour]} {self.src}->{self.dst} ({tiles}, {self.cost} MP) onto "
+            f"{COLOURS[self.onto]} makes {COLOURS[self.makes]}{done}"
+        )
 
 
 @dataclass(frozen=True)
@@ -197,8 +201,11 @@ class _Search:
                 yield (Move("mix", src, dst, short, cw_short, short, a, b, p, card), short, ns)
                 if long_way and short != TILES // 2:
                     steps = TILES - short
-                    yield (Move("mix", src, dst, steps, not cw_short, steps, a, b, p, card),
-                           steps, ns)
+                    yield (
+                        Move("mix", src, dst, steps, not cw_short, steps, a, b, p, card),
+                        steps,
+                        ns,
+                    )
         if cat >= 0:
             seen = set()
             for k in open_:
@@ -212,17 +219,37 @@ class _Search:
                     new_tiles = list(tiles)
                     new_tiles[t] = -1
                     i = open_.index(k)
-                    ns = (tuple(new_tiles), supply, -1, open_[:i] + open_[i + 1 :],
-                          owed & ~(1 << t))
+                    ns = (
+                        tuple(new_tiles),
+                        supply,
+                        -1,
+                        open_[:i] + open_[i + 1 :],
+                        owed & ~(1 << t),
+                    )
                     short = _DIST[cat][t]
                     cw_short = (t - cat) % TILES == short
                     cost = short * self.catk
-                    yield (Move("cat", cat, t, short, cw_short, cost, x, completes=kinds[k]),
-                           cost, ns)
+                    yield (
+                        Move("cat", cat, t, short, cw_short, cost, x, completes=kinds[k]),
+                        cost,
+                        ns,
+                    )
                     if long_way and short != TILES // 2:
                         steps = TILES - short
-                        yield (Move("cat", cat, t, steps, not cw_short, steps * self.catk, x,
-                                    completes=kinds[k]), steps * self.catk, ns)
+                        yield (
+                            Move(
+                                "cat",
+                                cat,
+                                t,
+                                steps,
+                                not cw_short,
+                                steps * self.catk,
+                                x,
+                                completes=kinds[k],
+                            ),
+                            steps * self.catk,
+                            ns,
+                        )
 
     # the admissible bound ------------------------------------------------------------
     def h(self, s: State) -> int:
@@ -438,7 +465,10 @@ def replay(pos: Position, moves: Sequence[Move | dict]) -> tuple[int, int]:
         for cand, c, ns in search.successors(s, long_way=True):
             same_way = cand.clockwise == mv.clockwise or mv.steps == TILES // 2
             if (cand.kind, cand.src, cand.dst, cand.steps) == (
-                mv.kind, mv.src, mv.dst, mv.steps
+                mv.kind,
+                mv.src,
+                mv.dst,
+                mv.steps,
             ) and same_way:
                 s, cost = ns, cost + c
                 break
@@ -459,10 +489,7 @@ def _as_move(raw: Move | dict) -> Move:
     src, dst = int(raw["from"]), int(raw["to"])
     short = distance(src, dst)
     cw_short = (dst - src) % TILES == short
-    if "direction" in raw:
-        clockwise = raw["direction"] == "clockwise"
-    else:
-        clockwise = cw_short
+    clockwise = raw["direction"] == "clockwise" if "direction" in raw else cw_short
     steps = (dst - src) % TILES if clockwise else (src - dst) % TILES
     return Move(kind, src, dst, steps, clockwise, 0, -1)
 
