@@ -27,6 +27,8 @@ PAINT_BUCKETS = 6
 JUNIOR_REMOVED = 18  # 9 singles and 9 doubles
 SPLIT_KRITTERS = 42  # 18 singles, 12 doubles, 6 wilds, 6 point kritters per set
 
+# Table-wide settings the set-up screen passes to every game; Kritters has no use for them.
+TABLE_SETTINGS = ("learning", "ask_threshold")
 BOOL_OPTIONS = (
     "triad_bonus",
     "more_points",
@@ -53,7 +55,7 @@ class Options:
 
     @classmethod
     def parse(cls, raw: Mapping[str, Any], players: int) -> Options:
-        known = {*BOOL_OPTIONS, "variant", "turn_timer", "solo_best"}
+        known = {*BOOL_OPTIONS, *TABLE_SETTINGS, "variant", "turn_timer", "solo_best"}
         unknown = sorted(set(raw) - known)
         if unknown:
             raise UsageError(
