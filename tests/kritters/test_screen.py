@@ -184,3 +184,19 @@ def test_started_from_the_app_with_its_options(data_dir):
         assert game.state.options.triad_bonus and "First Player card" in texts(game)
     finally:
         ctx.log.close()
+
+
+def test_solo_end_shows_the_best_score_from_the_log(screen_for, tmp_path):
+    scores = []
+    for magenta in (5, 9, 7):
+        screen = screen_for(("Anna",))
+        to_scoring(screen)
+        for _ in range(magenta):
+            stepper(screen, "magenta").step(+1)
+        stepper(screen, "paintbrushes").step(+1)
+        screen._save_score()
+        scores.append(texts(screen))
+    assert "First solo game: this is the score to beat." in scores[0]
+    assert "New best! Previous best 5." in scores[1]
+    assert "Best so far: 9." in scores[2]
+    shot(screen, tmp_path, "solo")

@@ -13,6 +13,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
 
+from companion.games.kritters.history import solo_games
 from companion.games.kritters.rules import (
     AgreeToEnd,
     Bought,
@@ -225,7 +226,7 @@ class KrittersScreen(base.GameScreen):
             head += f"\n[color=ffb347]Last round ({state.end_reason}); ends after {final}[/color]"
         self.body.add_widget(_label(head, size=20, size_hint_y=None, height=dp(60)))
         piles = [
-            f"{CARD_NAMES[p]}s {state.pile(p)}"
+            f"{PILE_NAMES[p]} {state.pile(p)}"
             for p in ("paintbrush", "palette", "paint_bucket", "magic_wand")
             if state.pile(p) or p in ("paintbrush", "palette")
         ]
@@ -448,7 +449,7 @@ class KrittersScreen(base.GameScreen):
             b.bind(on_release=lambda _b, p=player: self._pick_over(p))
             left.add_widget(b)
         if len(state.players) == 1:
-            best = state.options.solo_best
+            best = self._earlier_solo_best(state.players[0])
             total = places[0][2]
             note = (
                 "First solo game: this is the score to beat."
@@ -476,6 +477,15 @@ class KrittersScreen(base.GameScreen):
         right.add_widget(text)
         row.add_widget(right)
         self.body.add_widget(row)
+
+    def _earlier_solo_best(self, player: str) -> int | None:
+        """The best of this player's other finished solo games in the log."""
+        earlier = [
+            g.score for g in solo_games(self.ctx.log, player) if g.game_id != self.session.game_id
+        ]
+        if self.state.options.solo_best is not None:
+            earlier.append(self.state.options.solo_best)
+        return max(earlier) if earlier else None
 
     def _pick_over(self, player: str) -> None:
         self._over_pick = player
