@@ -387,6 +387,8 @@ def test_a_whole_game_is_logged_and_finished(tmp_path):
         assert GameOver(("Ann",)) in cues
         rec = log.games("finished")[0]
         assert rec.result == {"scores": {"Ann": 24, "Bob": 3}, "winners": ["Ann"]}
+        again = Session.resume(GAME, log, s.game_id, clock=FakeClock())
+        assert again.state == s.state and GAME.is_over(again.state)
         s.undo()
         assert log.games("finished") == [] and GAME.describe(s.state).startswith("scoring")
 

@@ -13,6 +13,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
 
+from companion.cues import GameOver
 from companion.games.kritters.history import solo_games
 from companion.games.kritters.rules import (
     AgreeToEnd,
@@ -486,6 +487,16 @@ class KrittersScreen(base.GameScreen):
         if self.state.options.solo_best is not None:
             earlier.append(self.state.options.solo_best)
         return max(earlier) if earlier else None
+
+    def _show_cue(self, c) -> None:
+        # Solo: "Anna wins!" says nothing; the score against earlier games does.
+        if isinstance(c, GameOver) and len(self.state.players) == 1 and self.state.results:
+            total = self.state.results[0].total
+            best = self._earlier_solo_best(self.state.players[0])
+            beaten = best is not None and total > best
+            self.show_banner(f"Solo score {total}" + (" - a new best!" if beaten else ""))
+            return
+        super()._show_cue(c)
 
     def _pick_over(self, player: str) -> None:
         self._over_pick = player
