@@ -466,3 +466,13 @@ def test_a_pass_round_is_broken_by_any_other_move():
     assert s.passes == 0
     s = play(s, Pass("bob"))
     assert not GAME.is_over(s)
+
+
+def test_jokers_stay_one_per_group():
+    s = opened()
+    bob = replace(s.hand("bob"), groups=(2, 1), jokers=2)
+    s = replace(s, hands=(s.hand("ann"), bob))
+    with pytest.raises(IllegalMove, match="must too"):
+        GAME.apply(s, PlaceGroup("bob", (("blue", "blue"),)))
+    s = play(s, PlaceGroup("bob", (("blue", JOKER),)))
+    assert s.hand("bob").jokers == 1

@@ -31,7 +31,8 @@ def choose_move(state, rng):
             if level > state.discs or len(levels[level]) < size:
                 continue
             rays = rng.sample(levels[level], size)
-            want_joker = state.turn == 0 or (hand.jokers and rng.random() < 0.3)
+            must = state.turn == 0 or hand.jokers > len(hand.groups) - 1
+            want_joker = must or (hand.jokers and rng.random() < 0.3)
             beams, used = [], set()
             for i, ray in enumerate(rays):
                 top = ray[-1]

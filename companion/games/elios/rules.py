@@ -224,16 +224,19 @@ class Elios(GameBase):
             raise IllegalMove("a group can never hold two beams of the same colour")
         if len({r for r, _ in beams}) != n:
             raise IllegalMove("two beams of a group cannot go on the same ray")
+        jokers = colours.count(JOKER)
+        if state.turn == 0 and not jokers:
+            raise IllegalMove("the first group played must hold a joker (white)")
         if n not in hand.groups:
             have = ", ".join(map(str, hand.groups)) or "none"
             raise IllegalMove(f"{e.player} has no group of {n} (groups: {have})")
-        jokers = colours.count(JOKER)
         if jokers > hand.jokers:
             raise IllegalMove(f"{e.player} has no joker left")
         if n - jokers > hand.beams - hand.jokers:
             raise IllegalMove(f"{e.player} has only jokers left")
-        if state.turn == 0 and not jokers:
-            raise IllegalMove("the first group played must hold a joker (white)")
+        if hand.jokers - jokers > len(hand.groups) - 1:
+            # each joker sits in its own group, so the groups left must hold the jokers left
+            raise IllegalMove(f"every group of {e.player}'s holds a joker: this one must too")
         levels = set()
         for ray, colour in beams:
             top = state.ray(ray)[-1]

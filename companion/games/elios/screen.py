@@ -283,7 +283,7 @@ class EliosScreen(BaseScreen):
         state = self.state
         body = self.body
         want = self.grouping if state.phase == "grouping" else self.playing
-        if want.parent is not body:
+        if want not in body.children:
             body.clear_widgets()
             body.add_widget(want)
         if state.phase == "grouping":
