@@ -131,3 +131,26 @@ def test_tapping_a_ray_takes_its_top_colour_and_a_joker_top_asks(data_dir):
     screen._pick("orange")
     screen._tap_ray("pink")
     assert screen.pending == [("pink", "orange")]
+
+
+def test_touching_the_sun_picks_the_ray_under_the_finger(data_dir):
+    from kivy.tests.common import UnitTestTouch
+
+    from companion.ui.render import ensure_window, pump
+
+    screen, session = make_screen(data_dir)
+    a_few_turns(session)
+    screen.refresh()
+    window = ensure_window()
+    window.add_widget(screen)
+    screen.size_hint, screen.size, screen.pos = (None, None), (800, 480), (0, 0)
+    try:
+        pump()
+        sun = screen.sun
+        col = sun.width / 8
+        touch = UnitTestTouch(sun.x + col * 2.5, sun.y + sun.height / 3)  # third ray: yellow
+        touch.touch_down()
+        touch.touch_up()
+    finally:
+        window.remove_widget(screen)
+    assert screen.pending == [("yellow", "yellow")]

@@ -36,7 +36,7 @@ class SunView(Widget):
     rays = ListProperty()  # [(base colour, (beam colours bottom first)), ...]
     discs = NumericProperty(2)
     pending = ListProperty()  # [(ray, colour)] of the group being built
-    on_ray = ObjectProperty(None)  # callback(ray colour)
+    ray_tapped = ObjectProperty(None)  # callback(ray colour)
 
     def on_size(self, *_):
         self.redraw()
@@ -103,8 +103,8 @@ class SunView(Widget):
             return super().on_touch_down(touch)
         col_w, _ = self._geometry()
         i = min(len(self.rays) - 1, int((touch.x - self.x) / col_w))
-        if self.on_ray:
-            self.on_ray(self.rays[i][0])
+        if self.ray_tapped:
+            self.ray_tapped(self.rays[i][0])
         return True
 
 
@@ -190,7 +190,7 @@ class EliosScreen(BaseScreen):
     # turns -----------------------------------------------------------------------------
     def _build_playing(self) -> None:
         p = self.playing
-        self.sun = SunView(on_ray=self._tap_ray)
+        self.sun = SunView(ray_tapped=self._tap_ray)
         p.add_widget(self.sun)
         self.palette = BoxLayout(spacing=dp(2), size_hint_y=None, height=dp(50))
         p.add_widget(self.palette)

@@ -43,7 +43,7 @@ class TableView(Widget):
     preview = DictProperty()  # cell -> colour of the card under the finger
     preview_ok = ObjectProperty(True)
     letters = DictProperty()  # player -> letter shown on the clusters they control
-    on_cell = ObjectProperty(None)  # callback(row, col) while touching
+    cell_touched = ObjectProperty(None)  # callback(row, col) while touching
 
     def on_size(self, *_):
         self.redraw()
@@ -157,15 +157,15 @@ class TableView(Widget):
         return super().on_touch_up(touch)
 
     def _report(self, touch) -> None:
-        if self.on_cell:
-            self.on_cell(*self.cell_at(*touch.pos))
+        if self.cell_touched:
+            self.cell_touched(*self.cell_at(*touch.pos))
 
 
 class CardEditor(GridLayout):
     """The card as printed: tap a node to give it the palette's colour."""
 
     colours_ = ListProperty()  # row-major, None for a node not yet entered
-    on_node = ObjectProperty(None)
+    node_tapped = ObjectProperty(None)
     shape = ListProperty([2, 3])  # rows, cols
 
     def on_shape(self, *_):
@@ -181,7 +181,8 @@ class CardEditor(GridLayout):
         for i in range(rows * cols):
             colour = self.colours_[i] if i < len(self.colours_) else None
             b = ColourButton(
-                colour=colour or "grey", on_release=lambda _b, n=i: self.on_node and self.on_node(n)
+                colour=colour or "grey",
+                on_release=lambda _b, n=i: self.node_tapped and self.node_tapped(n),
             )
             if colour is None:
                 b.text = "?"
@@ -212,7 +213,7 @@ class NodeScreen(BaseScreen):
         self.anchor: tuple[int, int] | None = None  # table cell under the card's centre
         row = BoxLayout(spacing=dp(6))
         left = BoxLayout(orientation="vertical", spacing=dp(4))
-        self.table = TableView(on_cell=self._touch_cell)
+        self.table = TableView(cell_touched=self._touch_cell)
         self.table.letters = player_letters(s.players)
         left.add_widget(self.table)
         self.reason_label = Label(
@@ -234,7 +235,10 @@ class NodeScreen(BaseScreen):
         right = BoxLayout(orientation="vertical", spacing=dp(4), size_hint_x=None, width=dp(150))
         right.add_widget(_caption("Card (as printed)"))
         self.editor = CardEditor(
-            spacing=dp(2), size_hint_y=None, height=dp(50) * s.card_height, on_node=self._tap_node
+            spacing=dp(2),
+            size_hint_y=None,
+            height=dp(50) * s.card_height,
+            node_tapped=self._tap_node,
         )
         self.editor.shape = [s.card_height, s.card_width]
         right.add_widget(self.editor)
