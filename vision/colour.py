@@ -1,0 +1,74 @@
+"""Colour measurement: white balance from a reference patch, CIELAB, robust object colour.
+
+Everything here works on small regions so a 640x480 frame costs a few milliseconds. Frames are
+OpenCV BGR uint8 arrays. Lab values use the CIE scale: L 0..100, a and b about -128..127.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+# The white patch is mapped to this grey level so highlights keep some headroom.
+PATCH_LEVEL = 0.9
+# Lightness weighs less than hue and chroma: shading changes L far more than a and b.
+L_WEIGHT = 0.5
+
+
+def white_from_patch(frame: np.ndarray, roi: tuple[int, int, int, int]) -> np.ndarray:
+    """The BGR colour of the white/grey reference patch (x, y, w, h), glare and dirt trimmed."""
+    x, y, w, h = roi
+    patch = frame[y : y + h, x : x + w].reshape(-1, 3).astype(np.float32)
+    if patch.size == 0:
+        raise ValueError(f"white patch region {roi} lies outside the frame")
+    grey = patch.sum(axis=1)
+    lo, hi = np.percentile(grey, (20, 90))
+    keep = patch[(grey >= lo) & (grey <= hi)]
+    if len(keep) == 0:
+        keep = patch
+    return np.maximum(keep.mean(axis=0), 1.0)
+
+
+def white_from_scene(frame: np.ndarray) -> np.ndarray:
+    """White estimated from the brightest neutral-ish pixels (for photos with no fixed patch)."""
+    small = frame[::4, ::4].reshape(-1, 3).astype(np.float32)
+    grey = small.sum(axis=1)
+    unclipped = small.max(axis=1) < 250
+    pool = small[unclipped] if unclipped.any() else small
+    gpool = pool.sum(axis=1)
+    lo = np.percentile(gpool, 75)
+    return np.maximum(np.median(pool[gpool >= lo], axis=0), 1.0) if len(grey) else np.ones(3)
+
+
+def to_lab(bgr: np.ndarray, white: np.ndarray) -> np.ndarray:
+    """White-balanced CIELAB (float32, same shape) of a BGR uint8 image or pixel list."""
+    scale = (PATCH_LEVEL / np.asarray(white, dtype=np.float32)).reshape(1, 1, 3)
+    img = bgr.reshape(-1, 1, 3) if bgr.ndim == 2 else bgr
+    balanced = np.clip(img.astype(np.float32) * scale, 0.0, 1.0)
+    lab = cv2.cvtColor(balanced, cv2.COLOR_BGR2Lab)
+    return lab.reshape(bgr.shape).astype(np.float32)
+
+
+def robust_colour(lab_pixels: np.ndarray) -> np.ndarray:
+    """Median Lab of an object's pixels with specular highlights and deep shadows dropped.
+
+    Highlights are the brightest, least saturated pixels; deep shadows the darkest. Both carry
+    the light's colour or nothing at all, not the object's.
+    """
+    px = lab_pixels.reshape(-1, 3)
+    if len(px) == 0:
+        raise ValueError("no pixels to measure")
+    lightness = px[:, 0]
+    lo, hi = np.percentile(lightness, (15, 85))
+    chroma = np.hypot(px[:, 1], px[:, 2])
+    glare = (lightness > hi) & (chroma < np.percentile(chroma, 50))
+    keep = (lightness >= lo) & (lightness <= hi) & ~glare
+    if keep.sum() < 5:
+        keep = np.ones(len(px), dtype=bool)
+    return np.median(px[keep], axis=0).astype(np.float32)
+
+
+def weighted(lab: np.ndarray) -> np.ndarray:
+    """Lab scaled so that Euclidean distance is the classifier's colour difference."""
+    w = np.array([L_WEIGHT, 1.0, 1.0], dtype=np.float32)
+    return np.asarray(lab, dtype=np.float32) * w
