@@ -156,30 +156,56 @@ def test_player_colours_map_to_rgb_and_unknown_names_fall_back_to_white(rig):
 def test_a_new_cue_preempts_the_old_pattern_cleanly(rig):
     gate = threading.Event()
     sig, sleep, snap = rig(gate=gate)
-    sig.cue(cues.TimeUp("t"))  # 1.7 s of siren
-    assert sleep.entered.wait(2)  # the siren is on its first step, buzzer sounding
-    assert snap()[0] == 1.0 and snap()[4] == 880
+    sig.cue(cues.Scored("ann", 1))  # the jingle, held on its first step by the gate
+    assert sleep.entered.wait(2)
+    assert snap()[1] == 1.0 and snap()[4] == 1047
     started = time.perf_counter()
-    sig.cue(cues.PhaseStarted("next", None, "cyan"))
+    sig.cue(cues.ErrorCue("that ball cannot be pink"))
     assert time.perf_counter() - started < 0.05  # cue() never waits for the pattern
     gate.set()
     assert sig.wait_idle(2)
-    tl = sleep.timeline
-    assert [s[4] for _, s in tl] == [880, 880, None, 1319]  # siren cut after one step
-    assert snap() == (0.0, 0.8, 1.0, 0.0, None)  # steady cyan, no stray siren note
-    assert sig.base == LED_COLOURS["cyan"]
+    tones = [s[4] for _, s in sleep.timeline]
+    assert tones[-4:] == [1047, 220, None, 220]  # jingle cut after one step, error in full
+    assert snap() == (0.0, 0.0, 0.0, 0.0, None)  # back to rest (no phase yet), no stray note
 
 
-def test_a_burst_of_cues_plays_the_last_one(rig):
+def test_the_same_priority_preempts_too(rig):
+    gate = threading.Event()
+    sig, sleep, snap = rig(gate=gate)
+    sig.cue(cues.PhaseStarted("a", None, "red"))
+    assert sleep.entered.wait(2)
+    sig.cue(cues.PhaseStarted("b", None, "cyan"))
+    gate.set()
+    assert sig.wait_idle(2)
+    assert [s[4] for _, s in sleep.timeline] == [880, 880, None, 1319]
+    assert snap() == (0.0, 0.8, 1.0, 0.0, None) and sig.base == LED_COLOURS["cyan"]
+
+
+def test_time_up_is_never_cut_by_the_next_phase(rig):
+    gate = threading.Event()
+    sig, sleep, snap = rig(gate=gate)
+    sig.cue(cues.TimeUp("bids"))
+    assert sleep.entered.wait(2)
+    sig.cue(cues.PhaseStarted("demonstrate", "ann", "cyan"))  # the engine moves on at once
+    assert sig.base == LED_COLOURS["cyan"]  # the resting colour follows the game at once
+    gate.set()
+    assert sig.wait_idle(2)
+    tones = [s[4] for _, s in sleep.timeline]
+    assert tones == [880, 440] * 3 + [440] + [880, None, 1319]  # full siren, then the chirp
+    assert snap() == (0.0, 0.8, 1.0, 0.0, None)
+
+
+def test_a_burst_of_cues_plays_the_most_important_latest_one(rig):
     gate = threading.Event()
     sig, sleep, snap = rig(gate=gate)
     sig.cue(cues.TimeUp("t"))
     assert sleep.entered.wait(2)
-    for s in (5, 4, 3):
-        sig.cue(cues.TimeWarning(s))
+    for cue in (cues.TimeWarning(5), cues.Scored("a", 1), cues.TimeWarning(3), cues.Announce("x")):
+        sig.cue(cue)
     gate.set()
     assert sig.wait_idle(2)
-    assert sleep.timeline[-1][1][4] == 1600  # only the 3-second tick played after the siren
+    tones = [s[4] for _, s in sleep.timeline]
+    assert len(tones) == 8 and tones[-1] == 1600  # the siren, then only the 3-second tick
 
 
 def test_real_time_tick_on_mock_pins(mock_factory):
