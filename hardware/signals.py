@@ -137,9 +137,7 @@ class Signals:
             if self._closed:
                 return
             if pattern.base is not None:
-                self.base = pattern.base
-                if self._idle.is_set():
-                    self._show_led(self.base)
+                self.base = pattern.base  # shown when the playing pattern ends
             if self._pending is not None and pattern.priority < self._pending.priority:
                 return  # stale news behind a more important waiting pattern
             self._pending = pattern
