@@ -155,3 +155,12 @@ def test_sensor_colours_reach_the_game_when_asked(tmp_path, monkeypatch):
         got = take(q, 2)
     assert got[0] == BallPassed()
     assert isinstance(got[1], BallSensed) and got[1].colour == "purple"
+
+
+def test_an_unreadable_pin_map_opens_no_parts_but_the_app_goes_on(tmp_path, monkeypatch):
+    (tmp_path / "pins.toml").write_text("[led]\nred = 5\n")  # 5 is also the next button
+    monkeypatch.setenv("COMPANION_PINS", str(tmp_path / "pins.toml"))
+    with open_table(True, lambda ev: None) as t:
+        assert "BCM 5 is used twice" in t.status["pins"]
+        assert t.status["buttons"] == "not fitted" and t.status["serial"] == "not fitted"
+        t.cue(cues.TimeUp("t"))  # nothing to drive, nothing breaks
