@@ -224,3 +224,14 @@ def test_loop_url_works_too():
     with reader:
         assert wait_until(lambda: messages)
     assert type(messages[0]).__name__ == "GetVersion"
+
+
+def test_a_second_reader_cannot_steal_the_board(board):
+    first, *_ = make_reader(board.port)
+    second, *_ = make_reader(board.port)
+    with first:
+        assert first.wait_for(BoardStatus.CONNECTED, 5)
+        with second:
+            assert second.wait_for(BoardStatus.DISCONNECTED, 5)
+            assert "lock" in second.status_text
+        assert first.status == BoardStatus.CONNECTED
