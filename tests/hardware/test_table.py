@@ -64,7 +64,7 @@ def test_cues_light_the_led_without_blocking(table):
     t, q = table
     started = time.perf_counter()
     t.cue(cues.PhaseStarted("planning", "ann", "orange"))
-    assert time.perf_counter() - started < 0.05
+    assert time.perf_counter() - started < 0.2  # the chirp alone lasts 0.26 s
     assert t.signals.wait_idle(2)
     led = tuple(round(t.pin_factory.pin(p).state, 3) for p in (17, 27, 22))
     assert led == tuple(round(c * 0.5, 3) for c in LED_COLOURS["orange"])
