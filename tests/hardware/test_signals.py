@@ -7,8 +7,12 @@ import threading
 import time
 
 import pytest
+from gpiozero.pins.mock import MockFactory, MockPWMPin
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from companion import cues
+from companion.clock import FakeClock
 from companion.settings import Settings
 from hardware import patterns
 from hardware.colours import LED_COLOURS
@@ -262,3 +266,50 @@ def test_pattern_table_is_consistent():
         assert p.steps and all(s.duration > 0 for s in p.steps)
         assert p.duration < 2.0  # no pattern outlasts a second of the countdown by much
     assert patterns.time_up().base == LED_COLOURS["red"]
+
+
+CUES = st.one_of(
+    st.builds(
+        cues.PhaseStarted,
+        st.just("p"),
+        st.none(),
+        st.sampled_from(["red", "blue", "pink", "white", None]),
+    ),
+    st.builds(cues.TimeWarning, st.integers(1, 30)),
+    st.builds(cues.TimeUp, st.just("t")),
+    st.builds(cues.Scored, st.just("a"), st.integers(0, 5)),
+    st.builds(cues.AskHuman, st.just("?")),
+    st.builds(cues.ErrorCue, st.just("e")),
+    st.builds(cues.Announce, st.just("x")),
+    st.builds(cues.GameOver, st.just(("a",))),
+)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(CUES, min_size=1, max_size=12), st.floats(0.0, 1.0))
+def test_any_cue_sequence_ends_silent_on_the_last_resting_colour(seq, brightness):
+    factory, clock = MockFactory(pin_class=MockPWMPin), FakeClock(0.0)
+    snap = pins_of(factory)
+
+    def sleep(seconds, interrupt):  # instant, so patterns and pre-emption interleave freely
+        clock.advance(seconds)
+        return interrupt.is_set()
+
+    with Signals(
+        LED,
+        BUZ,
+        pin_factory=factory,
+        settings=Settings(brightness=brightness),
+        clock=clock,
+        sleep=sleep,
+    ) as sig:
+        for cue in seq:
+            sig.cue(cue)
+        assert sig.wait_idle(5)
+        base = (0.0, 0.0, 0.0)
+        for cue in seq:  # the resting colour is set by the last cue that sets one
+            p = patterns.pattern_for(cue)
+            if p.base is not None:
+                base = p.base
+        assert snap()[:3] == tuple(round(c * brightness, 4) for c in base)
+        assert snap()[3] == 0.0  # silent
