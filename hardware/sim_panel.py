@@ -101,15 +101,15 @@ class SimPanel(BoxLayout):
         self._ticker.cancel()
 
 
+KEYCODES = {13: "enter", 32: " "}  # keys without a codepoint that the simulation uses
+
+
 def bind_keyboard(table):
     """Route key presses to the simulated table; returns a function that unbinds."""
     from kivy.core.window import Window
 
-    def on_key_down(_window, _key, _scancode, codepoint, _modifiers):
-        from kivy.core.window import Keyboard
-
-        name = codepoint or Keyboard.keycode_to_string(Window._system_keyboard, _key)
-        return table.handle_key(name or "")
+    def on_key_down(_window, key, _scancode, codepoint, _modifiers):
+        return table.handle_key(codepoint or KEYCODES.get(key, ""))
 
     Window.bind(on_key_down=on_key_down)
     return lambda: Window.unbind(on_key_down=on_key_down)

@@ -43,3 +43,22 @@ def test_panel_buttons_press_pins_and_the_lamp_follows_the_led(tmp_path):
             assert out.stat().st_size > 1000
         finally:
             panel.stop()
+
+
+def test_keyboard_presses_reach_the_table():
+    from companion.ui.render import ensure_window
+    from hardware.sim_panel import bind_keyboard
+
+    window = ensure_window()
+    q = queue.Queue()
+    with open_table(True, q.put) as table:
+        unbind = bind_keyboard(table)
+        try:
+            window.dispatch("on_key_down", 98, 0, "b", [])  # b: bid
+            window.dispatch("on_key_down", 13, 0, None, [])  # enter: next
+            got = [q.get(timeout=3), q.get(timeout=3)]
+        finally:
+            unbind()
+        window.dispatch("on_key_down", 98, 0, "b", [])  # unbound: nothing more
+        time.sleep(0.3)
+    assert got == [ButtonPressed("bid"), ButtonPressed("next")] and q.empty()
