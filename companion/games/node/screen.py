@@ -22,7 +22,7 @@ from companion.ui import colours
 from companion.ui.game_screen import GameScreen as BaseScreen
 from companion.ui.widgets import BigButton, ColourButton
 
-from .events import Discard, PlaceCard
+from .events import Discard, NoCardsLeft, PlaceCard
 from .geometry import footprint
 from .rules import GAME as RULES
 
@@ -254,6 +254,13 @@ class NodeScreen(BaseScreen):
         for b in (self.rotate_button, self.place_button, self.new_button, self.discard_button):
             buttons.add_widget(b)
         right.add_widget(buttons)
+        self.end_button = BigButton(
+            text="No cards left",
+            size_hint_y=None,
+            height=dp(52),
+            on_release=lambda *_: self.submit(NoCardsLeft()),
+        )
+        right.add_widget(self.end_button)
         right.add_widget(Widget())
         row.add_widget(right)
         self.body.add_widget(row)
@@ -363,7 +370,10 @@ class NodeScreen(BaseScreen):
         if not hasattr(self, "table"):
             return
         self.table.state = self.state
-        self.place_button.disabled = self.discard_button.disabled = self.state.over
+        over = self.state.over
+        self.place_button.disabled = self.discard_button.disabled = over
+        # when the app counts the deck it ends the game itself
+        self.end_button.disabled = over or self.state.deck is not None
         self._update_preview()
 
 
