@@ -337,9 +337,9 @@ class EliosScreen(BaseScreen):
             building = ", ".join(
                 ("joker" if c == JOKER else c) + f" on {r}" for r, c in self.pending
             )
-            self.hand_line.text = f"{state.current}: groups {groups} · jokers {hand.jokers}" + (
-                f"  |  group: {building}" if building else ""
-            )
+            team = next((f" (team {lab})" for lab, m in state.teams if state.current in m), "")
+            line = f"{state.current}{team}: groups {groups} · jokers {hand.jokers}"
+            self.hand_line.text = line + (f"  |  group: {building}" if building else "")
         groups = () if over else state.hand(state.current).groups
         first = state.turn == 0
         self.place_button.disabled = over
