@@ -30,10 +30,18 @@ EMPTY = (0.18, 0.19, 0.24, 1)
 GRID_LINE = (0.26, 0.27, 0.33, 1)
 
 
+_TEXTURES: dict = {}
+
+
 def _text(text: str, size: float, colour=(1, 1, 1, 1)):
-    label = CoreLabel(text=text, font_size=size, bold=True, color=colour)
-    label.refresh()
-    return label.texture
+    """A rendered label, cached: the table redraws hundreds of the same few letters."""
+    key = (text, round(size), tuple(colour))
+    tex = _TEXTURES.get(key)
+    if tex is None:
+        label = CoreLabel(text=text, font_size=key[1], bold=True, color=colour)
+        label.refresh()
+        tex = _TEXTURES[key] = label.texture
+    return tex
 
 
 class TableView(Widget):
@@ -55,7 +63,10 @@ class TableView(Widget):
         self.redraw()
 
     def on_preview(self, *_):
-        self.redraw()
+        self.redraw_preview()
+
+    def on_preview_ok(self, *_):
+        self.redraw_preview()
 
     def _geometry(self):
         s = self.state
@@ -76,7 +87,9 @@ class TableView(Widget):
         return row, col
 
     def redraw(self) -> None:
+        """The table itself; the card under the finger is a separate layer on top."""
         self.canvas.clear()
+        self.redraw_preview()
         s = self.state
         if s is None:
             return
@@ -128,14 +141,20 @@ class TableView(Widget):
                     Line(rectangle=(bx, by, w, h), width=1)
                 Color(1, 1, 1, 1)
                 Rectangle(texture=tex, size=tex.size, pos=(bx + dp(2), by))
-            if self.preview:
-                edge = colours.OK if self.preview_ok else colours.DANGER
-                for (r, c), colour in self.preview.items():
-                    x, y, _ = self.cell_rect(r, c)
-                    Color(*colours.rgba(colour, 0.75))
-                    Rectangle(pos=(x + 3, y + 3), size=(cell - 6, cell - 6))
-                    Color(*edge)
-                    Line(rectangle=(x + 1, y + 1, cell - 2, cell - 2), width=dp(1.5))
+
+    def redraw_preview(self) -> None:
+        self.canvas.after.clear()
+        if self.state is None or not self.preview:
+            return
+        cell, _, _ = self._geometry()
+        edge = colours.OK if self.preview_ok else colours.DANGER
+        with self.canvas.after:
+            for (r, c), colour in self.preview.items():
+                x, y, _ = self.cell_rect(r, c)
+                Color(*colours.rgba(colour, 0.75))
+                Rectangle(pos=(x + 3, y + 3), size=(cell - 6, cell - 6))
+                Color(*edge)
+                Line(rectangle=(x + 1, y + 1, cell - 2, cell - 2), width=dp(1.5))
 
     def on_touch_down(self, touch):
         if self.state is None or not self.collide_point(*touch.pos):
@@ -344,7 +363,7 @@ class NodeScreen(BaseScreen):
                 self.table.preview_ok, self.reason = False, str(exc)
             else:
                 self.table.preview_ok, self.reason = True, f"{s.current}: fits here"
-            self.table.redraw()
+            self.table.redraw_preview()
         self._show_rotation()
         self.reason_label.text = self.reason
         self.reason_label.color = colours.TEXT if self.table.preview_ok else colours.DANGER
