@@ -160,3 +160,16 @@ def test_uncounted_deck_ends_when_the_players_say_so(data_dir):
 def test_counted_deck_hides_the_end_button(data_dir):
     screen, _ = make_screen(data_dir)
     assert screen.end_button.disabled
+
+
+def test_undo_takes_the_card_and_its_captures_back(data_dir):
+    screen, session = make_screen(data_dir)
+    session.submit(PlaceCard("Anna", card("rrr/bbb"), 6, 9))
+    screen.refresh()
+    screen.set_card(card("rrr/rrr"))
+    touch_cell(screen, 5, 10)  # centred just above: covers the red row, grows red to 6
+    screen.place_button.dispatch("on_release")
+    assert session.state.owner_of("red") == "Ben"
+    screen.undo()
+    assert session.state.owner_of("red") == "Anna" and session.state.played == 1
+    assert screen.table.state is session.state  # the grid shows the table as it was
