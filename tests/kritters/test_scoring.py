@@ -92,7 +92,7 @@ def test_paint_buckets_go_on_the_colours_with_most_point_kritters():
     two = best_score(Collection(point_kritters=kritters, paint_buckets=2))
     assert two.total == 14 + 4 + 2
     assert "red" in two.assignment.paint_buckets and len(two.assignment.paint_buckets) == 2
-    assert "paint bucket on red: 2 red point kritters x 2 = 4" in two.explanation
+    assert "paint bucket on red: 2 point kritters x 2 = 4" in two.explanation
     four = best_score(Collection(point_kritters=kritters, paint_buckets=4))
     assert four.total == 14 + 4 + 2 + 2  # one bucket per colour; the fourth is spare
     assert four.assignment.paint_buckets == SECONDARIES

@@ -324,7 +324,7 @@ def explain(col: Collection, rules: Rules, a: Assignment, parts) -> list[str]:
     for c in a.paint_buckets:
         n = col.point_count(c)
         lines.append(
-            f"paint bucket on {c}: {n} {c} point kritter{'s' * (n != 1)} x "
+            f"paint bucket on {c}: {n} point kritter{'s' * (n != 1)} x "
             f"{BUCKET_POINTS} = {BUCKET_POINTS * n}"
         )
     unused = [
@@ -340,9 +340,6 @@ def explain(col: Collection, rules: Rules, a: Assignment, parts) -> list[str]:
     ]
     spare = [text for text, n in unused if n]
     if spare and rules.variant == "standard":
-        lines.append(
-            f"unused: {', '.join(spare)} (one of each per colour at most, "
-            "and only where it adds points)"
-        )
+        lines.append(f"unused: {', '.join(spare)} (at most one per colour)")
     lines.append(f"total: {sum(points.values())}")
     return lines
