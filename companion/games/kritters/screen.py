@@ -199,10 +199,13 @@ class KrittersScreen(base.GameScreen):
     def _show_setup(self) -> None:
         s = self.session.game.setup(self.state)
         row = BoxLayout(spacing=dp(10))
-        steps = _label(
-            "\n".join(f"{i}. {t}" for i, t in enumerate(s.steps, 1)), size=15, valign="top"
+        copies = " (two copies of the game)" if s.copies > 1 else ""
+        who = "solo" if s.players == 1 else f"{s.players} players"
+        text = f"[b]Set-up, {who}{copies}[/b]\n" + "\n".join(
+            f"{i}. {t}" for i, t in enumerate(s.steps, 1)
         )
-        steps.valign = "top"
+        steps = _label(text, size=18, valign="top")
+        steps.bind(texture_size=_shrink_to_fit, size=_shrink_to_fit)
         row.add_widget(steps)
         right = BoxLayout(orientation="vertical", spacing=dp(4), size_hint_x=0.42)
         right.add_widget(
