@@ -186,11 +186,13 @@ class SetupScreen(Screen):
         self._collect()
         try:
             game = games.load(self.game_name)
-            config = GameConfig(
-                players=tuple(n.strip() for n in self.names),
-                options=self._game_options(),
-                seed=_seed(),
-            )
+            players = tuple(n.strip() for n in self.names)
+            options = self._game_options()
+            # A game may fill options from history (e.g. a solo best score to beat).
+            module = importlib.import_module(games.info(self.game_name).package)
+            if hasattr(module, "prepare_options"):
+                options = module.prepare_options(self.ctx.log, players, options)
+            config = GameConfig(players=players, options=options, seed=_seed())
             session = Session.start(game, self.ctx.log, config, clock=self.ctx.clock)
         except CompanionError as exc:
             self.error_text = str(exc)
