@@ -135,7 +135,7 @@ class SetupScreen(Screen):
             value = self._options[spec.key]
             box.add_widget(
                 BigButton(
-                    text=f"{spec.label}: {value}",
+                    text=f"{spec.label}: {_shown(value)}",
                     size_hint_y=None,
                     height=dp(52),
                     on_release=lambda b, s=spec: self._cycle_option(s),
@@ -265,6 +265,13 @@ class CompanionApp(App):
         if self.ctx.table is not None:
             self.ctx.table.close()
         self.ctx.log.close()
+
+
+def _shown(value) -> str:
+    """How an option's value reads on a button."""
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return "not set" if value is None else str(value)
 
 
 def _seed() -> int:
