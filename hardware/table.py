@@ -143,7 +143,7 @@ class Table:
                     clear=p.beam.clear,
                     blocked=p.beam.blocked,
                     pin_factory=pin_factory,
-                    clock=self.clock,
+                    clock=clock,  # None: time ball gaps by the pin driver's edge stamps
                 ),
             )
         if p.serial.enabled:
