@@ -75,18 +75,6 @@ LIGHTS: tuple[str, ...] = tuple(_LIGHTS)
 
 # Sensor colour cross-talk (rows: camera R, G, B from scene R, G, B); white stays white.
 _CROSSTALK = np.array([[0.86, 0.12, 0.02], [0.06, 0.86, 0.08], [0.02, 0.14, 0.84]], np.float32)
-_ENC_LUT = np.clip(
-    np.round(
-        255
-        * np.where(
-            (x := np.linspace(0, 1, 4096)) <= 0.0031308,
-            12.92 * x,
-            1.055 * np.power(x, 1 / 2.4) - 0.055,
-        )
-    ),
-    0,
-    255,
-).astype(np.uint8)
 
 
 def _linear(srgb: Sequence[int]) -> np.ndarray:
@@ -184,8 +172,10 @@ class _Base:
 
 def _encode(cam: np.ndarray) -> np.ndarray:
     """Linear camera RGB to an sRGB-encoded BGR uint8 image (clipping like a sensor)."""
-    idx = np.clip(cam * 4095, 0, 4095).astype(np.uint16)
-    return np.ascontiguousarray(_ENC_LUT[idx][..., ::-1])
+    x = np.clip(cam, 1e-4, 1.0).astype(np.float32, copy=False)
+    enc = cv2.pow(x, 1 / 2.4)
+    enc = cv2.max(enc * np.float32(255 * 1.055) - np.float32(255 * 0.055), 0.0)
+    return cv2.cvtColor(cv2.convertScaleAbs(enc), cv2.COLOR_RGB2BGR)
 
 
 def _light_field(light: Light, size, rng) -> tuple[np.ndarray, np.ndarray]:
