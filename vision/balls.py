@@ -117,6 +117,13 @@ class TrayLight:
         return white * (ratio / ratio.mean())
 
 
+def order_key(cal: Calibration, x: float, y: float) -> float:
+    """Distance along the tray from the end where slot 0 comes to rest."""
+    rx, ry, rw, rh = cal.tray_roi
+    end = cal.first_end
+    return {"left": x - rx, "right": rx + rw - x, "top": y - ry, "bottom": ry + rh - y}[end]
+
+
 def tray_difference(background: np.ndarray, cal: Calibration) -> DifferenceMask:
     # half size is plenty for balls of 8+ px radius and keeps a frame within a few ms
     scale = 0.5 if cal.ball_radius[0] >= 8 else 1.0
@@ -207,9 +214,7 @@ class BallReader:
         )
 
     def _order_key(self, x: float, y: float) -> float:
-        end = self.cal.first_end
-        rx, ry, rw, rh = self.cal.tray_roi
-        return {"left": x - rx, "right": rx + rw - x, "top": y - ry, "bottom": ry + rh - y}[end]
+        return order_key(self.cal, x, y)
 
     def feed(self, frame: np.ndarray) -> list[BallSeen]:
         if self.background is None:

@@ -127,8 +127,8 @@ def from_json(data: Any) -> Calibration:
         )
     protos = []
     raw = data.get("prototypes")
-    if not isinstance(raw, list) or not raw:
-        raise CalibrationError("calibration has no colour prototypes")
+    if not isinstance(raw, list):  # empty is allowed: regions set up, colours not learnt yet
+        raise CalibrationError("calibration has no list of colour prototypes")
     for i, p in enumerate(raw):
         try:
             lab = tuple(float(v) for v in p["lab"])
@@ -309,16 +309,60 @@ def calibrate_images(
     return replace(base, prototypes=protos)
 
 
+def tray_samples(
+    cal: Calibration, empty: np.ndarray, frame: np.ndarray, colours: Sequence[str]
+) -> list[tuple[str, tuple[float, float, float]]]:
+    """(colour, Lab) samples from a frame of the tray holding `colours` in slot order (slot 0
+    nearest `first_end`), measured exactly as the ball reader measures."""
+    from vision.balls import detect_balls, order_key
+
+    found = detect_balls(frame, empty, cal)
+    if len(found) != len(colours):
+        raise CalibrationError(f"expected {len(colours)} balls in the tray, found {len(found)}")
+    found.sort(key=lambda f: order_key(cal, f[0].x, f[0].y))
+    return [(c, tuple(float(v) for v in lab)) for c, (_, lab) in zip(colours, found, strict=True)]
+
+
+def card_samples(
+    cal: Calibration, empty: np.ndarray, frame: np.ndarray, cards: Mapping[str, str]
+) -> list[tuple[str, tuple[float, float, float]]]:
+    """(colour, Lab) samples from a frame with one card in each listed zone (zone -> colour)."""
+    from vision.cards import detect_cards
+
+    found = detect_cards(frame, empty, cal, zones=list(cards))
+    out = []
+    for zone, colour in cards.items():
+        here = [lab for z, _, lab in found if z == zone]
+        if len(here) != 1:
+            raise CalibrationError(f"expected one card in zone {zone!r}, found {len(here)}")
+        out.append((colour, tuple(float(v) for v in here[0])))
+    return out
+
+
+def calibrate_table(
+    base: Calibration,
+    balls: Iterable[tuple[str, Sequence[float]]] = (),
+    cards: Iterable[tuple[str, Sequence[float]]] = (),
+) -> Calibration:
+    """`base` (regions, camera) with prototypes learnt from ball and card samples; balls and
+    cards are learnt apart, since a green ball and a green card are different materials."""
+    protos = learn(balls) + learn(cards)
+    if not protos:
+        raise CalibrationError("no samples to learn colours from")
+    return replace(base, prototypes=protos)
+
+
 @functools.lru_cache(maxsize=4)
 def rendered_calibration(seed: int = 0) -> Calibration:
     """A calibration learnt from rendered balls and cards under every light (for simulation)."""
     from vision.render import rendered_samples, scene_calibration
 
     samples = rendered_samples(seed)
-    protos = []
-    for kind in ("ball", "card"):  # a green ball and a green card are different materials
-        protos += learn((c, lab) for k, c, lab in samples if k == kind)
-    return replace(scene_calibration(), prototypes=tuple(protos))
+    return calibrate_table(
+        scene_calibration(),
+        balls=[(c, lab) for k, c, lab in samples if k == "ball"],
+        cards=[(c, lab) for k, c, lab in samples if k == "card"],
+    )
 
 
 def labelled_subset(rows: Sequence[tuple[Path, str]], per_class: int) -> list[tuple[Path, str]]:

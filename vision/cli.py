@@ -2,6 +2,10 @@
 
     companion vision calibrate --images DIR --labels CSV --out calib.json [--per-class N]
     companion vision classify --calibration calib.json [--colours a,b,...] IMAGE...
+    companion vision regions --calibration calib.json [--patch X,Y,W,H] [--tray X,Y,W,H]
+        [--first-end left] [--ball-radius MIN,MAX] [--slot-pitch PX] [--zone NAME=X,Y,W,H]...
+    companion vision calibrate-table --calibration calib.json --empty EMPTY.png
+        [--balls FRAME=blue,pink,...]... [--cards FRAME=seat1:blue,seat2:pink]...
     companion vision render --light tungsten --balls blue,pink --out frame.png
 
 Bad input is a one-line UsageError (exit 2); a damaged calibration file, a CalibrationError.
@@ -40,6 +44,30 @@ def _parser() -> argparse.ArgumentParser:
     k.add_argument("--calibration", required=True)
     k.add_argument("--colours", help="comma-separated colours to choose among (default: all)")
     k.add_argument("images", nargs="+")
+    g = sub.add_parser("regions", help="set the white patch, tray and card zones of a calibration")
+    g.add_argument("--calibration", required=True, help="created if it does not exist")
+    g.add_argument("--patch", help="white reference patch X,Y,W,H")
+    g.add_argument("--tray", help="ball tray X,Y,W,H")
+    g.add_argument("--first-end", choices=["left", "right", "top", "bottom"])
+    g.add_argument("--ball-radius", help="MIN,MAX ball radius in pixels")
+    g.add_argument("--slot-pitch", type=float, help="pixels between resting balls")
+    g.add_argument("--zone", action="append", default=[], help="card zone NAME=X,Y,W,H")
+    g.add_argument("--frame-size", help="WxH the regions refer to, e.g. 640x480")
+    t = sub.add_parser("calibrate-table", help="learn colours from frames of the real table")
+    t.add_argument("--calibration", required=True, help="with regions set; rewritten on success")
+    t.add_argument("--empty", required=True, help="frame of the empty tray and table")
+    t.add_argument(
+        "--balls",
+        action="append",
+        default=[],
+        help="FRAME=colour,colour,... balls in the tray, slot 0 first",
+    )
+    t.add_argument(
+        "--cards",
+        action="append",
+        default=[],
+        help="FRAME=zone:colour,zone:colour one card in each listed zone",
+    )
     r = sub.add_parser("render", help="render a simulated table frame to a PNG")
     r.add_argument("--light", default="daylight")
     r.add_argument("--balls", default="", help="comma-separated colours, slot 0 first")
@@ -95,6 +123,98 @@ def _classify(args) -> int:
     return 0
 
 
+def _ints(text: str, n: int, what: str) -> tuple[int, ...]:
+    try:
+        vals = tuple(int(v) for v in text.replace("x", ",").split(","))
+    except ValueError:
+        vals = ()
+    if len(vals) != n or any(v < 0 for v in vals):
+        raise UsageError(f"{what} must be {n} whole non-negative numbers, got {text!r}")
+    return vals
+
+
+def _regions(args) -> int:
+    import dataclasses
+
+    from vision import calibration as C
+
+    path = Path(args.calibration)
+    store = C.CalibrationStore(path)
+    cal = store.load() if path.exists() else C.Calibration(prototypes=())
+    changes: dict = {}
+    if args.patch:
+        changes["white_roi"] = _ints(args.patch, 4, "--patch")
+    if args.tray:
+        changes["tray_roi"] = _ints(args.tray, 4, "--tray")
+    if args.first_end:
+        changes["first_end"] = args.first_end
+    if args.ball_radius:
+        lo, hi = _ints(args.ball_radius, 2, "--ball-radius")
+        if lo > hi or lo == 0:
+            raise UsageError("--ball-radius must be MIN,MAX with 0 < MIN <= MAX")
+        changes["ball_radius"] = (float(lo), float(hi))
+    if args.slot_pitch is not None:
+        if args.slot_pitch <= 0:
+            raise UsageError("--slot-pitch must be positive")
+        changes["slot_pitch"] = args.slot_pitch
+    if args.zone:
+        zones = dict(cal.card_zones)
+        for z in args.zone:
+            name, _, rect = z.partition("=")
+            if not name or not rect:
+                raise UsageError(f"--zone must be NAME=X,Y,W,H, got {z!r}")
+            zones[name] = _ints(rect, 4, f"--zone {name}")
+        changes["card_zones"] = tuple(zones.items())
+    if args.frame_size:
+        changes["frame_size"] = _ints(args.frame_size, 2, "--frame-size")
+    new = dataclasses.replace(cal, **changes)
+    C.from_json(json.loads(json.dumps(C.to_json(new))))  # validate before writing anything
+    store.propose(new)
+    store.accept()
+    print(json.dumps({k: v for k, v in C.to_json(new).items() if k != "prototypes"}, indent=2))
+    return 0
+
+
+def _calibrate_table(args) -> int:
+    from vision import calibration as C
+    from vision.detect import load_image
+
+    base = C.load(args.calibration)
+    if not args.balls and not args.cards:
+        raise UsageError("give at least one --balls or --cards frame")
+    empty = load_image(args.empty)
+    balls, cards = [], []
+    for item in args.balls:
+        name, _, colours = item.partition("=")
+        want = [c.strip().lower() for c in colours.split(",") if c.strip()]
+        if not want:
+            raise UsageError(f"--balls must be FRAME=colour,colour,..., got {item!r}")
+        balls += C.tray_samples(base, empty, load_image(name), want)
+    for item in args.cards:
+        name, _, spec = item.partition("=")
+        pairs = [p.split(":", 1) for p in spec.split(",") if p.strip()]
+        if not pairs or any(len(p) != 2 or not p[0] or not p[1] for p in pairs):
+            raise UsageError(f"--cards must be FRAME=zone:colour,..., got {item!r}")
+        cards += C.card_samples(
+            base, empty, load_image(name), {z.strip(): c.strip().lower() for z, c in pairs}
+        )
+    store = C.CalibrationStore(args.calibration)
+    store.propose(C.calibrate_table(base, balls, cards))
+    new = store.accept()
+    print(
+        json.dumps(
+            {
+                "out": str(args.calibration),
+                "balls": len(balls),
+                "cards": len(cards),
+                "prototypes": C.to_json(new)["prototypes"],
+            },
+            indent=2,
+        )
+    )
+    return 0
+
+
 def _render(args) -> int:
     import cv2
 
@@ -118,4 +238,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.command is None:
         _parser().print_help()
         return 0
-    return {"calibrate": _calibrate, "classify": _classify, "render": _render}[args.command](args)
+    commands = {
+        "calibrate": _calibrate,
+        "classify": _classify,
+        "regions": _regions,
+        "calibrate-table": _calibrate_table,
+        "render": _render,
+    }
+    return commands[args.command](args)

@@ -449,7 +449,7 @@ def render_cards(
 def rendered_samples(seed: int = 0, size=(640, 480)) -> list[tuple[str, str, tuple]]:
     """(kind, colour, Lab) samples, kind "ball" or "card", of every colour under every light,
     measured the way the readers measure. Seeds are far from the ones tests use."""
-    from vision.balls import detect_balls
+    from vision.calibration import tray_samples
     from vision.cards import detect_cards
 
     cal = scene_calibration(size)
@@ -460,10 +460,7 @@ def rendered_samples(seed: int = 0, size=(640, 480)) -> list[tuple[str, str, tup
             order = [str(c) for c in np.random.default_rng(s).permutation(BALL_COLOURS)]
             empty = render_tray([], light, s, size)
             frame = render_tray(order, light, s, size, frame=1)
-            pts, _ = tray_layout(5, s, size)
-            for blob, lab in detect_balls(frame, empty, cal):
-                i = int(np.argmin([math.hypot(blob.x - x, blob.y - y) for x, y in pts]))
-                out.append(("ball", str(order[i]), tuple(float(v) for v in lab)))
+            out += [("ball", c, lab) for c, lab in tray_samples(cal, empty, frame, order)]
             colours = [str(c) for c in np.random.default_rng(s + 1).permutation(CARD_COLOURS)]
             zones = {"seat1": colours[:3], "seat2": colours[3:6], "seat3": colours[6:9]}
             placed, _ = card_layout(zones, s, size)

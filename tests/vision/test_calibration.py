@@ -65,7 +65,7 @@ def test_damaged_file_gives_a_clear_error(tmp_path, damage, words):
 @pytest.mark.parametrize(
     "field, value",
     [
-        ("prototypes", []),
+        ("prototypes", "blue"),
         ("prototypes", [{"colour": "blue", "lab": [1, 2], "sigma": 5}]),
         ("prototypes", [{"colour": "blue", "lab": [1, 2, 3], "sigma": -1}]),
         ("white_roi", [1, 2, 3]),

@@ -90,3 +90,85 @@ def test_classify_rendered_frame_with_rendered_calibration(tmp_path, capsys):
     out = json.loads(capsys.readouterr().out)
     balls = sorted((o for o in out["objects"] if o["shape"] == "ball"), key=lambda o: o["x"])
     assert [o["colour"] for o in balls] == ["orange", "purple"]
+
+
+def test_set_up_regions_then_learn_colours_from_table_frames(tmp_path, capsys):
+    from vision.balls import BallReader
+    from vision.calibration import load
+    from vision.cards import CardReader
+    from vision.render import arrival_frames, render_cards, render_tray, scene_calibration
+
+    sc = scene_calibration()
+    calib = tmp_path / "table.json"
+    rect = ",".join
+    argv = [
+        "regions",
+        "--calibration",
+        str(calib),
+        "--patch",
+        rect(map(str, sc.white_roi)),
+        "--tray",
+        rect(map(str, sc.tray_roi)),
+        "--first-end",
+        "left",
+        "--ball-radius",
+        "14,38",
+        "--slot-pitch",
+        str(sc.slot_pitch),
+        "--frame-size",
+        "640x480",
+    ]
+    for name, r in sc.card_zones:
+        argv += ["--zone", f"{name}={rect(map(str, r))}"]
+    assert main(argv) == 0
+    assert load(calib).tray_roi == sc.tray_roi and load(calib).prototypes == ()
+    with pytest.raises(UsageError):
+        main(["regions", "--calibration", str(calib), "--tray", "1,2,3"])
+
+    # a person lays out balls and cards in known order under two lights and photographs them
+    args = ["calibrate-table", "--calibration", str(calib)]
+    empty = tmp_path / "empty.png"
+    cv2.imwrite(str(empty), render_tray([], "warm-led", 900))
+    args += ["--empty", str(empty)]
+    balls = ["blue", "green", "orange", "pink", "purple"]
+    for i, order in enumerate((balls, balls[::-1], balls[2:] + balls[:2])):
+        f = tmp_path / f"balls{i}.png"
+        cv2.imwrite(str(f), render_tray(order, "warm-led", 900, frame=i + 1))
+        args += ["--balls", f"{f}=" + ",".join(order)]
+    for i, (a, b) in enumerate((("blue", "pink"), ("orange", "purple"), ("green", "blue"))):
+        f = tmp_path / f"cards{i}.png"
+        cv2.imwrite(
+            str(f), render_cards({"seat1": [a], "seat3": [b]}, "warm-led", 900, frame=i + 5)
+        )
+        args += ["--cards", f"{f}=seat1:{a},seat3:{b}"]
+    assert main(args) == 0
+    capsys.readouterr()
+    cal = load(calib)
+    assert set(cal.colours) == set(balls)
+
+    # the learnt calibration reads a new round under the same light
+    reader = BallReader(cal)
+    got = []
+    want = ["pink", "purple", "blue", "green", "orange"]
+    for frame in arrival_frames(want, "warm-led", 901):
+        got += reader.feed(frame)
+    assert [e.colour for e in got] == want
+    cards = CardReader(cal, background=render_tray([], "warm-led", 902))
+    seen = cards.read(render_cards({"seat2": ["purple", "orange"]}, "warm-led", 902, frame=1))
+    assert sorted(e.colour for e in seen) == ["orange", "purple"]
+
+    # wrong counts are refused and the file is kept
+    before = calib.read_text()
+    with pytest.raises(Exception, match="expected 2 balls"):
+        main(
+            [
+                "calibrate-table",
+                "--calibration",
+                str(calib),
+                "--empty",
+                str(empty),
+                "--balls",
+                f"{tmp_path / 'balls0.png'}=blue,green",
+            ]
+        )
+    assert calib.read_text() == before
