@@ -379,7 +379,7 @@ class Camera:
                     src.open()
                     is_open = True
                 except CameraError as exc:
-                    self._set(CameraStatus.DISCONNECTED, f"{exc}; the table will ask instead")
+                    self._set(CameraStatus.DISCONNECTED, f"{exc}; the table asks instead")
                     self._stop.wait(self.retry_seconds)
                     continue
             try:
@@ -387,7 +387,7 @@ class Camera:
             except CameraError as exc:
                 src.close()
                 is_open = False
-                self._set(CameraStatus.DISCONNECTED, f"{exc}; the table will ask instead")
+                self._set(CameraStatus.DISCONNECTED, f"{exc}; the table asks instead")
                 self._stop.wait(self.retry_seconds)
                 continue
             with self._cond:

@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
+from companion.cues import Announce, Cue, ErrorCue
 from companion.events import Event
 from vision.camera import Camera, CameraStatus
 
@@ -84,3 +85,12 @@ class VisionFeed:
             self.frames_read += 1
             if events:
                 self.on_events(events)
+
+
+def camera_cue(status: CameraStatus, message: str) -> Cue | None:
+    """What the screen should say about a camera status change (None: nothing to say)."""
+    if status is CameraStatus.DISCONNECTED:
+        return ErrorCue(f"Camera unavailable ({message}). Tap the colours in instead.")
+    if status is CameraStatus.RUNNING:
+        return Announce("Camera ready: balls and cards are read again.")
+    return None

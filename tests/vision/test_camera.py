@@ -71,7 +71,7 @@ def test_video_file_unplugged_and_replugged(video, tmp_path):
         shutil.move(video, kept)  # the cable is pulled
         assert watch.wait(CameraStatus.DISCONNECTED)
         assert cam.status is CameraStatus.DISCONNECTED
-        assert "gone" in cam.message and "ask" in cam.message
+        assert "gone" in cam.message and "asks" in cam.message
         shutil.move(kept, video)  # and plugged back in
         assert watch.wait(CameraStatus.RUNNING)
         last = cam.latest().seq

@@ -56,3 +56,13 @@ def test_a_reader_failure_is_reported_not_raised():
         assert told.wait(5)
         assert "bad frame" in feed.error
     assert any(s is CameraStatus.DISCONNECTED for s, _ in statuses)
+
+
+def test_camera_status_becomes_a_screen_cue():
+    from companion.cues import Announce, ErrorCue
+    from vision.feed import camera_cue
+
+    lost = camera_cue(CameraStatus.DISCONNECTED, "camera 0 is gone; the table asks instead")
+    assert isinstance(lost, ErrorCue) and "camera 0 is gone" in lost.message
+    assert isinstance(camera_cue(CameraStatus.RUNNING, "running"), Announce)
+    assert camera_cue(CameraStatus.STARTING, "opening") is None
