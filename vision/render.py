@@ -252,51 +252,64 @@ def _base(light_name: str, seed: int, size: tuple[int, int]) -> _Base:
     return _Base(cam, _encode(cam), field.astype(np.float16), ldir, exposure, noise)
 
 
+def _box(cx: float, cy: float, rx: float, ry: float, w: int, h: int):
+    x0, y0 = max(0, int(cx - rx)), max(0, int(cy - ry))
+    x1, y1 = min(w, int(cx + rx) + 1), min(h, int(cy + ry) + 1)
+    return (x0, y0, x1, y1) if x1 > x0 and y1 > y0 else None
+
+
 def _draw_ball(
     cam: np.ndarray, base: _Base, colour: str, cx: float, cy: float, r: float, blur: int = 0
 ) -> tuple[int, int, int, int] | None:
     h, w = cam.shape[:2]
     cx, cy, r = float(cx), float(cy), float(r)  # keep the arithmetic in float32
-    m = int(r * 2.2) + blur
-    x0, y0 = max(0, int(cx - m)), max(0, int(cy - m))
-    x1, y1 = min(w, int(cx + m) + 1), min(h, int(cy + m) + 1)
-    if x1 <= x0 or y1 <= y0:
-        return None
-    ys, xs = np.mgrid[y0:y1, x0:x1].astype(np.float32)
-    dx, dy = (xs - cx) / r, (ys - cy) / r
     lx, ly, lz = (float(v) for v in base.light_dir)
-    # soft shadow cast away from the light
-    sx, sy = -lx * 0.55, -ly * 0.55
-    sd = np.hypot(dx - sx, (dy - sy) * 1.15)
-    shadow = np.clip(1.25 - sd, 0, 1)
-    shadow = shadow * np.sqrt(shadow) * 0.5
-    region = cam[y0:y1, x0:x1]
-    region *= (1.0 - shadow)[..., None]
+    # soft shadow cast away from the light, over its own small box
+    sx, sy = cx - lx * 0.55 * r, cy - ly * 0.55 * r
+    sbox = _box(sx, sy, 1.3 * r + blur / 2, 1.15 * r, w, h)
+    if sbox:
+        x0, y0, x1, y1 = sbox
+        ys, xs = np.ogrid[y0:y1, x0:x1]
+        sd = np.sqrt(
+            ((xs - sx) / r).astype(np.float32) ** 2
+            + ((ys - sy) * (1.15 / r)).astype(np.float32) ** 2
+        )
+        shadow = np.clip(1.25 - sd, 0, 1)
+        shadow = shadow * np.sqrt(shadow) * 0.5
+        if blur:
+            shadow = cv2.blur(shadow, (blur, 1))
+        cam[y0:y1, x0:x1] *= (1.0 - shadow)[..., None]
     # the sphere: diffuse shading and a specular highlight in the light's colour
+    bbox = _box(cx, cy, r + 1 + blur / 2, r + 1, w, h)
+    if bbox is None:
+        return sbox
+    x0, y0, x1, y1 = bbox
+    ys, xs = np.ogrid[y0:y1, x0:x1]
+    dx = ((xs - cx) / r).astype(np.float32)
+    dy = ((ys - cy) / r).astype(np.float32)
     rr = dx * dx + dy * dy
     nz = np.sqrt(np.clip(1.0 - rr, 0, 1))
     diffuse = np.clip(dx * lx + dy * ly + nz * lz, 0, 1)
     hx, hy, hz = lx, ly, lz + 1.0
     hn = math.sqrt(hx * hx + hy * hy + hz * hz)
-    c = np.clip((dx * hx + dy * hy + nz * hz) / hn, 0, 1)
+    c = np.clip((dx * (hx / hn) + dy * (hy / hn) + nz * (hz / hn)), 0, 1)
     c4 = (c * c) ** 2
     c16 = (c4 * c4) ** 2
     spec = c16 * c16 * c16 * c4 * c4 * c4 * 0.9  # c ** 60, without slow float powers
     e = base.light_field[int(min(max(cy, 0), h - 1)), int(min(max(cx, 0), w - 1))]
-    e = e.astype(np.float32)
-    ball = (
-        _linear(PALETTE_SRGB[colour])[None, None, :] * (0.25 + 0.75 * diffuse)[..., None]
-        + spec[..., None]
-    ) * e[None, None, :]
+    albedo = _linear(PALETTE_SRGB[colour]) * e.astype(np.float32)
+    ball = (0.25 + 0.75 * diffuse)[..., None] * albedo + spec[..., None] * e.astype(np.float32)
     ball = base.to_cam(ball)
     alpha = np.clip((1.0 - np.sqrt(rr)) * r + 0.5, 0, 1)
     if blur:
-        k = np.ones((1, blur), np.float32) / blur
-        ball = cv2.filter2D(ball * alpha[..., None], -1, k)
-        alpha = cv2.filter2D(alpha, -1, k)
+        ball = cv2.blur(ball * alpha[..., None], (blur, 1))
+        alpha = cv2.blur(alpha, (blur, 1))
         ball = ball / np.maximum(alpha, 1e-4)[..., None]
+    region = cam[y0:y1, x0:x1]
     region[:] = region * (1 - alpha[..., None]) + ball * alpha[..., None]
-    return x0, y0, x1, y1
+    if sbox is None:
+        return bbox
+    return (min(sbox[0], x0), min(sbox[1], y0), max(sbox[2], x1), max(sbox[3], y1))
 
 
 def _draw_card(cam: np.ndarray, base: _Base, colour: str, centre, angle: float, cw, ch):
