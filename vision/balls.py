@@ -39,6 +39,29 @@ def _white(frame: np.ndarray, cal: Calibration) -> np.ndarray:
     return white_from_patch(frame, cal.white_roi) if cal.white_roi else white_from_scene(frame)
 
 
+def patch_trustworthy(frame: np.ndarray, cal: Calibration, empty: np.ndarray) -> bool:
+    """False when the white patch is covered (a hand, a cup): its colour then says nothing
+    about the light, and no colour may be read from the frame.
+
+    Compared with the same patch in the empty scene `empty`, a change of light scales every
+    pixel of the patch alike (a shadow edge that was already there stays where it was); a
+    hand changes the hue, or some pixels and not others.
+    """
+    if cal.white_roi is None:
+        return True
+    x, y, w, h = cal.white_roi
+    now = frame[y : y + h : 2, x : x + w : 2].reshape(-1, 3).astype(np.float32) + 1.0
+    ref = empty[y : y + h : 2, x : x + w : 2].reshape(-1, 3).astype(np.float32) + 1.0
+    if len(now) < 4 or now.shape != ref.shape:
+        return False
+    gain = now.sum(axis=1) / ref.sum(axis=1)
+    level = float(np.median(gain))
+    even = float(np.abs(gain - level).mean()) <= 0.08 * level
+    ratio = now.mean(axis=0) / ref.mean(axis=0)
+    same_hue = float(ratio.max()) <= 1.35 * float(ratio.min())
+    return even and same_hue and 0.35 <= level <= 2.5
+
+
 def _circle_contour(x: float, y: float, r: float) -> np.ndarray:
     pts = cv2.ellipse2Poly((int(round(x)), int(round(y))), (int(r), int(r)), 0, 0, 360, 10)
     return pts.reshape(-1, 1, 2).astype(np.int32)
@@ -194,6 +217,7 @@ class BallReader:
         self.tracks: list[_Track] = []
         self.frame_no = 0
         self.emitted = 0
+        self.skipped = 0  # frames not read because the white patch was covered
         self.beam_count = 0
         self._beam_wait = 0
 
@@ -223,6 +247,9 @@ class BallReader:
         if self._light is None:
             self._use_background(self.background)
         self.frame_no += 1
+        if not patch_trustworthy(frame, self.cal, self.background):
+            self.skipped += 1  # tracks wait; the next clear frame carries on
+            return []
         white = _white(frame, self.cal)
         blobs = find_balls(frame, self.background, self.cal, white, self._diff)
         seen = set()

@@ -17,7 +17,7 @@ import cv2
 import numpy as np
 
 from companion.events import CardSeen
-from vision.balls import _white
+from vision.balls import _white, patch_trustworthy
 from vision.calibration import Calibration
 from vision.classifier import UNKNOWN
 from vision.colour import quantiles, robust_colour, to_lab
@@ -118,6 +118,8 @@ class CardReader:
         if self.background is None:
             self.set_background(frame)
             return []
+        if not patch_trustworthy(frame, self.cal, self.background):
+            return []  # the white patch is covered: no colour can be trusted in this frame
         out = []
         found = detect_cards(frame, self.background, self.cal, zones)
         order = {z: i for i, (z, _) in enumerate(self.cal.card_zones)}

@@ -186,3 +186,22 @@ def test_a_reader_needs_a_tray_and_the_colours_it_reads():
         BallReader(photo_cal)
     with pytest.raises(CalibrationError, match="gold"):
         BallReader(rendered_calibration(0), colours=["orange", "gold"])
+
+
+def test_nothing_is_read_while_the_white_patch_is_covered(cal):
+    colours = ["orange", "pink"]
+    x, y, w, h = cal.white_roi
+    reader = BallReader(cal)
+    events = []
+    frames = list(arrival_frames(colours, "warm-led", 14))
+    reader.feed(frames[0])
+    for frame in frames[1:]:
+        covered = frame.copy()
+        # a hand over the patch: skin tone with the edge of a finger across it
+        covered[y - 5 : y + h + 5, x - 5 : x + w + 5] = (90, 120, 190)
+        covered[y + h // 2 : y + h + 5, x - 5 : x + w + 5] = (40, 60, 100)
+        events += reader.feed(covered)
+    assert events == [] and reader.skipped == len(frames) - 1
+    for frame in frames[-4:]:  # the hand goes away
+        events += reader.feed(frame)
+    assert [(e.colour, e.slot) for e in events] == [("orange", 0), ("pink", 1)]
