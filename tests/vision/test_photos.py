@@ -3,6 +3,7 @@
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from companion.cli import main as companion_main
@@ -89,3 +90,23 @@ def test_cli_calibrates_and_classifies(tmp_path, capsys):
     assert [obj["colour"] for line in lines for obj in line["objects"]] == ["green", "brown"]
     for obj in lines[0]["objects"]:
         assert set(obj) >= {"colour", "confidence", "x", "y", "radius"}
+
+
+@pytest.mark.parametrize(
+    "cast",
+    [(0.45, 0.72, 1.0), (1.0, 0.9, 0.75), (0.25, 0.3, 0.35)],
+    ids=["tungsten", "cool-shade", "dim-room"],
+)
+def test_photos_under_another_light_read_the_same(rows, cast):
+    # the same photographs with the colour of the light changed (BGR gains): the white of the
+    # paper balances it out, calibration stays the one made under the original light
+    train = labelled_subset(rows, 2)
+    cal = calibrate_images(train)
+    gains = np.array(cast, np.float32)
+    for path, label in rows:
+        if (path, label) in train:
+            continue
+        frame = np.clip(load_image(path).astype(np.float32) * gains, 0, 255).astype(np.uint8)
+        found = classify_image(frame, cal)
+        assert [o["colour"] for o in found] == [label], (path.name, found)
+        assert found[0]["confidence"] >= 0.8
