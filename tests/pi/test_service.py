@@ -87,6 +87,7 @@ def test_unit_draws_on_the_display_without_a_desktop():
     env = environment()
     assert env["SDL_VIDEODRIVER"] == "kmsdrm"
     assert env["KIVY_WINDOW"] == "sdl2"
+    assert env["KIVY_IMAGE"] == "sdl2"  # keeps PIL and numpy out of start-up
     assert env["SDL_TOUCH_MOUSE_EVENTS"] == "0"  # touches arrive once, through hidinput
     assert env["KCFG_KIVY_EXIT_ON_ESCAPE"] == "0"  # a keyboard's Esc must not end the kiosk
 
