@@ -83,6 +83,16 @@ def test_unit_is_hardened_but_can_write_its_data_dir():
     assert env["COMPANION_CONFIG_DIR"] == f"/etc/{one('Service', 'ConfigurationDirectory')}"
 
 
+def test_hardening_leaves_the_devices_reachable():
+    """PrivateDevices, DeviceAllow, a closed DevicePolicy, and ProtectClock (which implies
+    DeviceAllow=char-rtc) would each cut the app off its screen, touch, pins and camera."""
+    keys = {k: v for k, v in unit_entries()["Service"]}
+    assert keys.get("PrivateDevices", "no") == "no"
+    assert keys.get("ProtectClock", "no") == "no"
+    assert "DeviceAllow" not in keys
+    assert keys.get("DevicePolicy", "auto") == "auto"
+
+
 def test_unit_draws_on_the_display_without_a_desktop():
     env = environment()
     assert env["SDL_VIDEODRIVER"] == "kmsdrm"

@@ -59,7 +59,7 @@ def test_resumes_the_same_phase_with_the_time_it_had(tmp_path):
     assert left <= resumed.timer.remaining() <= left + TIMER_SAVE_INTERVAL
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=25, deadline=None)
 @given(
     polls=st.lists(st.floats(0.01, 0.5), min_size=1, max_size=120),
     pause_at=st.one_of(st.none(), st.integers(0, 119)),
