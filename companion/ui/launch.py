@@ -51,12 +51,27 @@ def launch(args) -> int:
     Config.set("graphics", "width", str(size[0]))
     Config.set("graphics", "height", str(size[1]))
     Config.set("kivy", "exit_on_escape", "0")
+    from kivy.clock import Clock
+
+    from companion.notify import Notifier
     from companion.ui.app import CompanionApp
     from companion.ui.context import AppContext
 
+    notifier = Notifier.from_env()
+
+    def first_frame():
+        # systemd (Type=notify) counts the service as started once the screen is drawn, and
+        # restarts it if the UI loop stops feeding the watchdog.
+        notifier.ready()
+        if every := notifier.watchdog_interval():
+            Clock.schedule_interval(lambda _dt: notifier.watchdog(), every)
+
     ctx = AppContext.open(args.data_dir, simulate=simulate)
     ctx.table = _open_table(ctx)
-    CompanionApp(ctx).run()
+    try:
+        CompanionApp(ctx, on_first_frame=first_frame, resume_unfinished=True).run()
+    finally:
+        notifier.stopping()
     return 0
 
 

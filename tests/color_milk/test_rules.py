@@ -357,3 +357,16 @@ def test_describe_and_legal_actions_follow_the_phases(table):
     assert GAME.legal_actions(t.state) == tuple(Choose("Anna", (s,)) for s in range(3))
     t.choose_first()
     assert GAME.legal_actions(t.state) == (ButtonPressed("next"),)
+
+
+def test_a_tap_overrules_the_camera_and_questions_its_other_reading(table):
+    t = table(players=("Anna",))
+    t.do(BallSeen("purple", 0, 0.9), BallSeen("purple", 1, 0.9))
+    t.do(BallSeen("purple", 3, 1.0))  # a person: ball 4 is purple, so one camera read is wrong
+    s = t.state
+    assert s.tray == ("", "", "", "purple", "") and {a.slot for a in s.asks} == {0, 1}
+    assert "purple" in t.cues[-1].choices  # one of them may still be purple
+    t.do(BallSeen("purple", 3, 0.6))  # the camera cannot overrule a person
+    assert t.state.tray[3] == "purple" and len(t.state.asks) == 2
+    t.do(BallSeen("purple", 0, 1.0), BallSeen("pink", 1, 1.0))
+    assert t.state.tray[:2] == ("purple", "pink") and t.state.asks == ()

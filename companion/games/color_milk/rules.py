@@ -34,6 +34,8 @@ READING_PHASES = ("predict", "mill", "check")
 AUTHORITATIVE = 1.0  # a tap on the screen; the camera reports less than certainty
 DEFAULT_ASK_THRESHOLD = 0.8
 DEFAULT_FAILED_PENCIL_EVERY = 3  # guess: the track's artwork is not in the rulebook text
+OWN_OPTIONS = {"board", "ask_threshold", "failed_pencil_every", "first_leader"}
+TABLE_WIDE_OPTIONS = {"learning", "turn_timer"}  # passed to every game; Color Milk has no timer
 
 
 @dataclass(frozen=True)
@@ -92,6 +94,7 @@ class MilkState:
     cycle_round: int = 1  # 1..3: which round of this fill of the mill
     mill: tuple[int, ...] = FULL_MILL  # inside the mill at the start of this round
     tray: tuple[str, ...] = ("",) * BALLS_PER_ROUND  # this round's balls by slot ("" unknown)
+    tapped: tuple[bool, ...] = (False,) * BALLS_PER_ROUND  # slots a person entered
     row: tuple[str, ...] = ()  # the row players choose from, reordered by each choice
     passed: int = 0  # beam count this round
     asks: tuple[Ask, ...] = ()
@@ -181,7 +184,7 @@ class ColorMilk(GameBase):
             raise UsageError(f"Color Milk is for 1-5 players, not {n}")
         seating = Seating.of(config.players)
         opts = dict(config.options)
-        unknown = set(opts) - {"board", "ask_threshold", "failed_pencil_every", "first_leader"}
+        unknown = set(opts) - OWN_OPTIONS - TABLE_WIDE_OPTIONS
         if unknown:
             raise UsageError(f"unknown Color Milk option(s): {', '.join(sorted(unknown))}")
         try:
@@ -284,20 +287,46 @@ class ColorMilk(GameBase):
         if state.phase not in READING_PHASES:
             raise IllegalMove("this round's balls are already checked; undo to correct one")
         tray = list(state.tray)
+        tapped = list(state.tapped)
         current = tray[ev.slot]
         asks = tuple(a for a in state.asks if a.slot != ev.slot)
         authoritative = ev.confidence >= AUTHORITATIVE
         if current == ev.colour and len(asks) == len(state.asks):
             return state, ()  # the camera saw it again
+        if tapped[ev.slot] and not authoritative:
+            return state, ()  # a person said what this ball is; the camera does not overrule
         others = [b for i, b in enumerate(tray) if b and i != ev.slot]
         possible = fits([*others, ev.colour], state.mill)
         slot_words = f"ball {ev.slot + 1}"
         if not possible and authoritative:
-            left = state.mill[COLOURS.index(ev.colour)] - others.count(ev.colour)
-            raise IllegalMove(
-                f"the mill holds no more {ev.colour} balls ({left} left this cycle); "
-                f"check {slot_words} or correct an earlier one"
-            )
+            # A person overrules the camera: balls of this colour the camera read elsewhere
+            # become questions. Only taps against taps are refused.
+            suspects = [
+                i for i, b in enumerate(tray) if b == ev.colour and i != ev.slot and not tapped[i]
+            ]
+            sure = [b for i, b in enumerate(tray) if b and i != ev.slot and i not in suspects]
+            if not suspects or not fits([*sure, ev.colour], state.mill):
+                left = state.mill[COLOURS.index(ev.colour)] - others.count(ev.colour)
+                raise IllegalMove(
+                    f"the mill holds no more {ev.colour} balls ({left} left this cycle); "
+                    f"check {slot_words} or correct an earlier one"
+                )
+            for i in suspects:
+                tray[i] = ""
+            tray[ev.slot], tapped[ev.slot] = ev.colour, True
+            new = replace(state, tray=tuple(tray), tapped=tuple(tapped), asks=asks)
+            cues: list[c.Cue] = []
+            for i in suspects:
+                choices = self.likely_colours(new, i, None)
+                new = replace(new, asks=(*new.asks, Ask(i, choices)))
+                cues.append(
+                    c.AskHuman(
+                        f"Which colour is ball {i + 1}? It was read as {ev.colour}, "
+                        f"but {slot_words} is {ev.colour}.",
+                        choices,
+                    )
+                )
+            return new, cues
         doubtful = ev.confidence < state.ask_threshold
         conflict = bool(current) and current != ev.colour and not authoritative
         if not possible or doubtful or conflict:
@@ -316,8 +345,8 @@ class ColorMilk(GameBase):
             return replace(state, asks=(*asks, ask)), (
                 c.AskHuman(f"Which colour is {slot_words}? It {why}.", choices),
             )
-        tray[ev.slot] = ev.colour
-        new = replace(state, tray=tuple(tray), asks=asks)
+        tray[ev.slot], tapped[ev.slot] = ev.colour, authoritative
+        new = replace(state, tray=tuple(tray), tapped=tuple(tapped), asks=asks)
         cues: list[c.Cue] = []
         if new.phase == "predict":
             new = replace(new, phase="mill")
@@ -477,7 +506,9 @@ class ColorMilk(GameBase):
                 ]
             return self._finish_game(state)
         if state.cycle_round >= ROUNDS_PER_CYCLE:
-            state = replace(state, mill=mill, phase="remix", passed=0)
+            state = replace(
+                state, mill=mill, tray=("",) * BALLS_PER_ROUND, row=(), phase="remix", passed=0
+            )
             return state, [
                 c.PhaseStarted("remix", state.players[state.leader].name),
                 c.Announce(
@@ -503,6 +534,7 @@ class ColorMilk(GameBase):
             leader=(state.leader + 1) % n,
             cycle_round=state.cycle_round + 1,
             tray=("",) * BALLS_PER_ROUND,
+            tapped=(False,) * BALLS_PER_ROUND,
             row=(),
             passed=0,
             asks=(),
