@@ -144,3 +144,48 @@ def test_killed_mid_countdown_resumes_within_a_second(tmp_path):
     assert resumed_key == key == "0:plan"
     restored = float(restored)
     assert at_kill - 0.05 <= restored <= shown + TIMER_SAVE_INTERVAL + countdown.POLL_EVERY
+
+
+def _laser_into_planning(log: GameLog, clock: FakeClock):
+    from companion.game import GameConfig
+    from companion.games import load
+    from companion.session import Session
+
+    game = load("laser")
+    session = Session.start(game, log, GameConfig(players=("Anna", "Ben", "Chloe")), clock=clock)
+    while game.timer(session.state) is None:
+        session.submit(game.legal_actions(session.state)[0])  # reveal the cards
+    return game, session
+
+
+def test_laser_planning_clock_survives_a_crash_and_expires_the_same(tmp_path):
+    """The real Laser rules: killed 11.75 s into the 30 s planning countdown, resumed, run
+    out; the game moves on exactly as it does without the crash."""
+    straight_clock = FakeClock()
+    game, straight = _laser_into_planning(GameLog(tmp_path / "straight.sqlite3"), straight_clock)
+    key = game.timer(straight.state).key
+    assert key.startswith("laser:planning:")
+    run_for(straight, straight_clock, 40.0)
+
+    path = tmp_path / "crashed.sqlite3"
+    clock = FakeClock()
+    game, session = _laser_into_planning(GameLog(path), clock)
+    run_for(session, clock, 11.75)
+    left = session.timer.remaining()
+
+    from companion.games import load
+    from companion.session import Session
+
+    log = GameLog(path)
+    new_clock = FakeClock(7.0)
+    resumed = Session.resume(load("laser"), log, log.unfinished().id, clock=new_clock)
+    assert game.timer(resumed.state).key == key
+    assert left <= resumed.timer.remaining() <= left + TIMER_SAVE_INTERVAL
+    run_for(resumed, new_clock, 40.0 - 11.75)
+    assert resumed.state == straight.state
+    expired = [
+        e.payload
+        for e in log.entries(resumed.game_id)
+        if e.payload and e.payload["type"] == "core.TimerExpired"
+    ]
+    assert expired == [{"type": "core.TimerExpired", "key": key}]  # once, and only once
