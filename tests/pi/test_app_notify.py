@@ -32,10 +32,6 @@ def messages(sock: socket.socket, until: str, timeout: float) -> list[str]:
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(
-    strict=True,
-    reason="companion/ui does not call companion.notify yet (wiring described in docs/pi.md)",
-)
 def test_app_tells_systemd_it_is_ready_alive_and_stopping(tmp_path):
     path = tmp_path / "notify.sock"
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
