@@ -7,7 +7,8 @@
 #   sudo systemd/install.sh --uninstall --purge also delete games, settings, config and user
 #
 # Options: --no-apt (skip OS packages), --no-start (enable only), --calibration FILE (copy a
-# camera calibration into /etc/table-companion), --dry-run (print what would be done).
+# camera calibration into /etc/table-companion), --dry-run (print what would be done),
+# --print-unit (print the unit file as it would be installed, and stop).
 set -euo pipefail
 
 APP=table-companion
@@ -28,13 +29,14 @@ while [ $# -gt 0 ]; do
         --no-apt) apt=false ;;
         --no-start) start=false ;;
         --dry-run) dry=true ;;
+        --print-unit) action=print-unit ;;
         --calibration)
             [ $# -ge 2 ] || { echo "install.sh: --calibration needs a FILE" >&2; exit 2; }
             calibration=$2
             shift
             ;;
         -h | --help)
-            sed -n '2,11s/^# \{0,1\}//p' "$0"
+            sed -n '2,12s/^# \{0,1\}//p' "$0"
             exit 0
             ;;
         *)
@@ -62,6 +64,18 @@ as_user() { run runuser -u "$SERVICE_USER" -- "$@"; }
 
 have_systemd() { [ -d /run/systemd/system ]; }
 
+# The unit names /opt/table-companion and user companion; follow the overrides.
+render_unit() {
+    sed -e "s#/opt/table-companion#$PREFIX#g" \
+        -e "s#^User=companion\$#User=$SERVICE_USER#" \
+        -e "s#^Group=companion\$#Group=$SERVICE_USER#" \
+        "$SRC/systemd/$UNIT"
+}
+
+if [ "$action" = print-unit ]; then
+    render_unit
+    exit 0
+fi
 if ! $dry && [ "$(id -u)" != 0 ]; then
     echo "install.sh: run as root: sudo $0 $*" >&2
     exit 1
@@ -185,13 +199,9 @@ install_config() {
 install_unit() {
     say "installing $UNIT_PATH"
     if $dry; then
-        run install -m 0644 "$SRC/systemd/$UNIT" "$UNIT_PATH"
+        echo "+ render_unit > $UNIT_PATH"
     else
-        # The unit names /opt/table-companion and user companion; follow the overrides.
-        sed -e "s#/opt/table-companion#$PREFIX#g" \
-            -e "s#^User=companion\$#User=$SERVICE_USER#" \
-            -e "s#^Group=companion\$#Group=$SERVICE_USER#" \
-            "$SRC/systemd/$UNIT" >"$UNIT_PATH.tmp"
+        render_unit >"$UNIT_PATH.tmp"
         chmod 0644 "$UNIT_PATH.tmp"
         mv "$UNIT_PATH.tmp" "$UNIT_PATH"
     fi

@@ -108,30 +108,47 @@ needs_systemd_analyze = pytest.mark.skipif(
 )
 
 
+def rendered_unit(prefix: Path, user: str = "companion") -> str:
+    """The unit exactly as the installer would write it for this prefix and user."""
+    out = run_installer(
+        "--print-unit", env={"COMPANION_PREFIX": str(prefix), "COMPANION_USER": user}
+    )
+    assert out.returncode == 0, out.stderr
+    return out.stdout
+
+
 def verify(unit_text: str, tmp_path: Path) -> subprocess.CompletedProcess:
-    """`systemd-analyze verify` on a copy whose ExecStart points at a real executable."""
-    prefix = tmp_path / "opt"
-    binary = prefix / "venv" / "bin" / "companion"
-    binary.parent.mkdir(parents=True)
+    """`systemd-analyze verify`; the unit's ExecStart must exist, so make it under tmp."""
+    binary = tmp_path / "opt" / "venv" / "bin" / "companion"
+    binary.parent.mkdir(parents=True, exist_ok=True)
     binary.write_text("#!/bin/sh\n")
     binary.chmod(0o755)
     unit = tmp_path / "companion.service"
-    unit.write_text(unit_text.replace("/opt/table-companion", str(prefix)))
+    unit.write_text(unit_text)
     return subprocess.run(
         [systemd_analyze, "verify", str(unit)], capture_output=True, text=True, timeout=60
     )
 
 
+def test_installer_renders_the_unit_for_its_prefix_and_user(tmp_path):
+    text = rendered_unit(tmp_path / "opt", user="tc")
+    assert f"ExecStart={tmp_path}/opt/venv/bin/companion run\n" in text
+    assert "\nUser=tc\n" in text and "\nGroup=tc\n" in text
+    assert "/opt/table-companion" not in text
+    assert rendered_unit(Path("/opt/table-companion")) == UNIT.read_text()
+
+
 @needs_systemd_analyze
 def test_systemd_analyze_verify_is_clean(tmp_path):
-    out = verify(UNIT.read_text(), tmp_path)
+    out = verify(rendered_unit(tmp_path / "opt"), tmp_path)
     assert out.returncode == 0, out.stderr
     assert out.stdout + out.stderr == ""
 
 
 @needs_systemd_analyze
 def test_systemd_analyze_verify_would_catch_a_bad_directive(tmp_path):
-    out = verify(UNIT.read_text().replace("Type=notify", "Type=notfy"), tmp_path)
+    text = rendered_unit(tmp_path / "opt").replace("Type=notify", "Type=notfy")
+    out = verify(text, tmp_path)
     assert "notfy" in out.stdout + out.stderr
 
 
@@ -274,3 +291,19 @@ def test_kivy_config_routes_touch_through_hidinput_once(tmp_path):
     from kivy.config import KIVY_CONFIG_VERSION
 
     assert cfg.getint("kivy", "config_version") == KIVY_CONFIG_VERSION
+
+
+def test_dry_run_installs_a_given_calibration(tmp_path):
+    calibration = tmp_path / "camera.json"
+    calibration.write_text("{}")
+    out = run_installer(
+        "--dry-run",
+        "--no-apt",
+        "--calibration",
+        str(calibration),
+        env={"COMPANION_PREFIX": str(tmp_path / "opt")},
+    )
+    assert out.returncode == 0, out.stderr
+    assert f"install -m 0644 {calibration} /etc/table-companion/calibration.json" in (
+        commands(out.stdout)
+    )
