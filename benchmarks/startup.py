@@ -135,6 +135,46 @@ def report_imports(rows, top: int = 12) -> None:
         print(f"    {name:<34} {cum / 1e6:6.3f} s")
 
 
+GAME_IMPORT = """
+import importlib, sys, time
+import companion.ui.app  # what is loaded before a game is opened
+from companion import games
+info = games.info(sys.argv[1])
+before = set(sys.modules)
+t = time.perf_counter()
+importlib.import_module(info.package)
+try:
+    importlib.import_module(info.package + ".screen")
+except ModuleNotFoundError:
+    pass
+took = time.perf_counter() - t
+heavy = sorted({m.split(".")[0] for m in set(sys.modules) - before} & {"numpy", "cv2", "PIL"})
+print(f"{took:.3f} {','.join(heavy) or '-'}")
+"""
+
+
+def report_games(env: dict[str, str]) -> None:
+    """What opening each game adds (its rules and screen), on top of the home screen. This
+    lands before READY=1 when the app reopens an unfinished game at boot."""
+    from companion import games
+
+    print("\nopening a game (rules + screen, imported after the home screen):")
+    for info in games.CATALOGUE:
+        out = subprocess.run(
+            [sys.executable, "-c", GAME_IMPORT, info.name],
+            env=env,
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            timeout=120,
+        )
+        if out.returncode != 0:
+            print(f"    {info.name:<12} failed: {out.stderr.strip().splitlines()[-1:]}")
+            continue
+        took, heavy = out.stdout.split()
+        print(f"    {info.name:<12} {float(took):6.3f} s  new heavy imports: {heavy}")
+
+
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--runs", type=int, default=3)
@@ -160,6 +200,7 @@ def main() -> int:
         env = {**bare, "PYTHONPROFILEIMPORTTIME": "1"}
         _, _, stderr = timed(command(tmp / "imports.png"), env)
         report_imports(parse_importtime(stderr))
+        report_games({**bare, **SERVICE_ENV})
     return 0
 
 

@@ -182,8 +182,15 @@ install_config() {
             say "kept your $CONF_DIR/pins.toml; the shipped one is $CONF_DIR/pins.toml.dist"
             run install -m 0644 "$pins" "$CONF_DIR/pins.toml.dist"
         fi
-    else
-        say "no hardware/pins.toml in $SRC: the app uses its built-in pin map"
+    elif [ ! -f "$CONF_DIR/pins.toml" ]; then
+        # The service names this file in $COMPANION_PINS, so it must exist.
+        say "no hardware/pins.toml in $SRC: writing an empty $CONF_DIR/pins.toml"
+        if $dry; then
+            echo "+ write an empty pin map to $CONF_DIR/pins.toml"
+        else
+            printf '# Pin map overrides for this box; see hardware/pins.toml.\n' \
+                >"$CONF_DIR/pins.toml"
+        fi
     fi
     if [ -n "$calibration" ]; then
         if [ -f "$CONF_DIR/calibration.json" ]; then
@@ -217,6 +224,7 @@ doctor() {
     say "companion doctor"
     local status=0
     as_user env COMPANION_DATA_DIR="$STATE_DIR" COMPANION_CONFIG_DIR="$CONF_DIR" \
+        COMPANION_PINS="$CONF_DIR/pins.toml" \
         KIVY_HOME="$STATE_DIR/kivy" KIVY_NO_ARGS=1 \
         "$PREFIX/venv/bin/companion" doctor || status=$?
     if [ "$status" != 0 ]; then

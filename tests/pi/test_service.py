@@ -81,6 +81,7 @@ def test_unit_is_hardened_but_can_write_its_data_dir():
     assert env["COMPANION_DATA_DIR"] == f"/var/lib/{state}"
     assert env["KIVY_HOME"].startswith(env["COMPANION_DATA_DIR"] + "/")
     assert env["COMPANION_CONFIG_DIR"] == f"/etc/{one('Service', 'ConfigurationDirectory')}"
+    assert env["COMPANION_PINS"] == env["COMPANION_CONFIG_DIR"] + "/pins.toml"
 
 
 def test_hardening_leaves_the_devices_reachable():
@@ -212,6 +213,7 @@ def test_dry_run_install_does_every_step_in_order_and_changes_nothing(tmp_path):
         f"{venv}/bin/pip install",
         "--no-deps --force-reinstall",
         "install -d -o companion -g companion -m 0750 /var/lib/table-companion",
+        "/etc/table-companion/pins.toml",
         f"runuser -u companion -- {venv}/bin/python {prefix}/lib/kivy_config.py",
         "/etc/systemd/system/companion.service",
         f"{venv}/bin/companion doctor",
