@@ -257,12 +257,6 @@ def test_fifty_random_kills_lose_nothing_and_end_the_same(tmp_path):
     assert total >= 50
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="store.GameLog: a log whose creation was cut off (SQLite header written by "
-    "journal_mode=WAL, schema not yet committed) is refused as 'another program's file' "
-    "on every later start; see docs/pi.md, 'Known gaps'",
-)
 def test_a_log_cut_off_while_created_is_created_again(tmp_path):
     # Exactly what GameLog._open leaves on disk if the power goes between
     # `PRAGMA journal_mode=WAL` (which writes page 1) and the schema transaction.
@@ -292,11 +286,6 @@ def _play_until_one_before_the_end(log: GameLog, seed: int):
         n += 1
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="session.Session: a kill between log.append of the last event and log.finish "
-    "leaves an ended game marked active, offered forever as 'Resume'; see docs/pi.md",
-)
 def test_a_game_killed_right_after_its_last_event_counts_as_finished(tmp_path):
     with GameLog(tmp_path / "games.sqlite3") as log:
         session, last = _play_until_one_before_the_end(log, seed=3)
@@ -308,11 +297,6 @@ def test_a_game_killed_right_after_its_last_event_counts_as_finished(tmp_path):
         assert log.unfinished() is None
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="session.Session: a kill between log.append('undo') of a game's last event and "
-    "log.reopen leaves a game in play marked finished: it can no longer be resumed",
-)
 def test_an_undo_of_the_last_event_killed_before_reopen_can_be_resumed(tmp_path):
     with GameLog(tmp_path / "games.sqlite3") as log:
         session, last = _play_until_one_before_the_end(log, seed=3)

@@ -64,9 +64,8 @@ class Camera:
 
     def __init__(self, light: str, seed: int, threshold: float) -> None:
         from vision.balls import BallReader
-        from vision.render import LIGHTS, render_tray
-
         from vision.calibration import rendered_calibration
+        from vision.render import LIGHTS, render_tray
 
         if light not in LIGHTS:
             raise UsageError(f"unknown light {light!r} (have: {', '.join(LIGHTS)})")
