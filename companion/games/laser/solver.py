@@ -26,6 +26,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from companion.errors import IllegalMove
 
 from .board import (
@@ -48,6 +50,10 @@ INF = 10**6
 _MIX = [[mix(a, b) for b in range(6)] for a in range(6)]
 _PARTNERS = [tuple(b for b in range(6) if _MIX[a][b] is not None) for a in range(6)]
 _DIST = [[distance(a, b) for b in range(TILES)] for a in range(TILES)]
+# for the relaxed trees: distances with the diagonal barred (a mover comes from elsewhere)
+_DIST_OFF = np.array(_DIST, dtype=np.int64) + np.eye(TILES, dtype=np.int64) * INF
+_LOW = np.array([(y - 1) % 6 for y in range(6)])
+_HIGH = np.array([(y + 1) % 6 for y in range(6)])
 # Colour-circle distance 0-3; an owed product of colour p needs at least this many more mixes
 # to reach an open card of colour x (2 when p == x: it must mix away and back).
 _NEED = [[(min((x - p) % 6, (p - x) % 6) or 2) for x in range(6)] for p in range(6)]
@@ -131,8 +137,9 @@ State = tuple
 
 
 class _Search:
-    def __init__(self, pos: Position) -> None:
+    def __init__(self, pos: Position, straight_away: bool = True) -> None:
         self.pos = pos
+        self.straight_away = straight_away
         self.catk = pos.cat_cost
         kinds = sorted(set(pos.cards), key=lambda c: (c.colour, -1 if c.floor is None else c.floor))
         self.kinds: tuple[Card, ...] = tuple(kinds)
@@ -152,6 +159,8 @@ class _Search:
         )
         self.in_play = sum(1 for t in pos.tiles if t is not None) + sum(pos.supply)
         self._h: dict[State, int] = {}
+        self._hw: dict[State, int] = {}
+        self._tree_cache: dict[tuple, list[list[int]]] = {}
         self._profile: dict[State, tuple[int, dict[int, int]]] = {}
 
     # rules ------------------------------------------------------------------------
@@ -163,21 +172,23 @@ class _Search:
     def is_goal(s: State) -> bool:
         return not s[3] and not s[4]
 
-    def successors(self, s: State, long_way: bool) -> Iterable[tuple[Move, int, State]]:
+    def successors(self, s: State, long_way: bool) -> Iterable[tuple[tuple, int, State]]:
+        """(step, cost, next state) for every legal move; a step is the light tuple
+        (kind, src, dst, steps, clockwise, completed card kind or -1), see make_move."""
         tiles, supply, cat, open_, owed = s
         kinds, match = self.kinds, self.match
         occupied = [t for t in range(TILES) if tiles[t] >= 0]
+        # straight away: a product owed a use must take part in the very next mix
+        must = owed.bit_length() - 1 if (owed and self.straight_away) else -1
+        half = TILES // 2
         for src in occupied:
             a = tiles[src]
-            partners = _PARTNERS[a]
+            mix_a = _MIX[a]
             for dst in occupied:
-                b = tiles[dst]
-                if b not in partners:
-                    continue
-                p = _MIX[a][b]
-                if not supply[p]:
-                    continue  # nothing is placed: such a mix can serve no card
-                done = None
+                p = mix_a[tiles[dst]]
+                if p is None or not supply[p] or (must >= 0 and must != src and must != dst):
+                    continue  # no mix, or nothing placed (serves no card), or not straight away
+                done = -1
                 for k in open_:
                     if kinds[k].colour == p and match[k][dst]:
                         done = k
@@ -188,74 +199,64 @@ class _Search:
                 new_supply = list(supply)
                 new_supply[p] -= 1
                 new_owed = owed & ~((1 << src) | (1 << dst))
-                if done is None:
+                if done < 0:
                     new_owed |= 1 << dst
                     new_open = open_
                 else:
                     i = open_.index(done)
                     new_open = open_[:i] + open_[i + 1 :]
                 ns = (tuple(new_tiles), tuple(new_supply), cat, new_open, new_owed)
-                card = kinds[done] if done is not None else None
                 short = _DIST[src][dst]
-                cw_short = (dst - src) % TILES == short
-                yield (Move("mix", src, dst, short, cw_short, short, a, b, p, card), short, ns)
-                if long_way and short != TILES // 2:
-                    steps = TILES - short
-                    yield (
-                        Move("mix", src, dst, steps, not cw_short, steps, a, b, p, card),
-                        steps,
-                        ns,
-                    )
-        if cat >= 0:
-            seen = set()
-            for k in open_:
-                if k in seen:
+                cw = (dst - src) % TILES == short
+                yield ("mix", src, dst, short, cw, done), short, ns
+                if long_way and short != half:
+                    yield ("mix", src, dst, TILES - short, not cw, done), TILES - short, ns
+        if cat >= 0 and must < 0:
+            catk = self.catk
+            for i, k in enumerate(open_):
+                if i and open_[i - 1] == k:
                     continue
-                seen.add(k)
                 x = kinds[k].colour
+                mk = match[k]
+                rest = open_[:i] + open_[i + 1 :]
                 for t in occupied:
-                    if tiles[t] != x or not match[k][t]:
+                    if tiles[t] != x or not mk[t]:
                         continue
                     new_tiles = list(tiles)
                     new_tiles[t] = -1
-                    i = open_.index(k)
-                    ns = (
-                        tuple(new_tiles),
-                        supply,
-                        -1,
-                        open_[:i] + open_[i + 1 :],
-                        owed & ~(1 << t),
-                    )
+                    ns = (tuple(new_tiles), supply, -1, rest, owed & ~(1 << t))
                     short = _DIST[cat][t]
-                    cw_short = (t - cat) % TILES == short
-                    cost = short * self.catk
-                    yield (
-                        Move("cat", cat, t, short, cw_short, cost, x, completes=kinds[k]),
-                        cost,
-                        ns,
-                    )
-                    if long_way and short != TILES // 2:
-                        steps = TILES - short
-                        yield (
-                            Move(
-                                "cat",
-                                cat,
-                                t,
-                                steps,
-                                not cw_short,
-                                steps * self.catk,
-                                x,
-                                completes=kinds[k],
-                            ),
-                            steps * self.catk,
-                            ns,
-                        )
+                    cw = (t - cat) % TILES == short
+                    yield ("cat", cat, t, short, cw, k), short * catk, ns
+                    if long_way and short != half:
+                        yield ("cat", cat, t, TILES - short, not cw, k), (TILES - short) * catk, ns
+
+    def make_move(self, s: State, step: tuple) -> Move:
+        """The full Move for a light step taken from state `s`."""
+        kind, src, dst, steps, cw, done = step
+        card = self.kinds[done] if done >= 0 else None
+        tiles = s[0]
+        if kind == "cat":
+            return Move("cat", src, dst, steps, cw, steps * self.catk, tiles[dst], completes=card)
+        a, b = tiles[src], tiles[dst]
+        return Move("mix", src, dst, steps, cw, steps, a, b, _MIX[a][b], card)
 
     # the admissible bound ------------------------------------------------------------
     def h(self, s: State) -> int:
+        """The strong bound: the weak one and the relaxed mixing trees."""
         got = self._h.get(s)
         if got is None:
-            got = self._h[s] = self._bound(s)
+            got = self.hw(s)
+            if got < INF and s[3]:
+                got = max(got, self._tree_bound(s, {self.kinds[k].colour for k in s[3]}))
+            self._h[s] = got
+        return got
+
+    def hw(self, s: State) -> int:
+        """The cheap bound, used to order the queue before the strong one is needed."""
+        got = self._hw.get(s)
+        if got is None:
+            got = self._hw[s] = self._bound(s)
         return got
 
     def _bound(self, s: State) -> int:
@@ -316,6 +317,85 @@ class _Search:
                 bound = need
         return bound
 
+    def _tree_bound(self, s: State, open_colours: set[int]) -> int:
+        """Each card's relaxed cheapest mixing tree (figures may be reused, supply counts
+        ignored), combined over every pair of cards: two separate trees, one nested in the
+        other (a completed figure mixed on towards the other card), or one card by cat."""
+        tiles, supply, cat, open_, _owed = s
+        trees = self._trees(tiles, supply)
+        kinds, match, catk = self.kinds, self.match, self.catk
+        per: list[tuple[int, int, int]] = []  # (colour, mix bound, cat bound)
+        for i, k in enumerate(open_):
+            x = kinds[k].colour
+            row, mk = trees[x], match[k]
+            m = min((row[t] for t in range(TILES) if mk[t]), default=INF)
+            c = INF
+            if cat >= 0:
+                for t in range(TILES):
+                    if tiles[t] == x and mk[t]:
+                        c = min(c, _DIST[cat][t] * catk)
+                twin = (i > 0 and open_[i - 1] == k) or (i + 1 < len(open_) and open_[i + 1] == k)
+                if twin and supply[x]:
+                    c = min(c, catk)
+            per.append((x, m, c))
+        best = max(min(m, c) for _x, m, c in per)
+        for i in range(len(per)):
+            xa, ma, ca = per[i]
+            for j in range(i + 1, len(per)):
+                xb, mb, cb = per[j]
+                v = min(
+                    ma + mb,
+                    ca + mb,
+                    ma + cb,
+                    max(ma, mb + _NEED[xb][xa]),
+                    max(mb, ma + _NEED[xa][xb]),
+                )
+                if v > best:
+                    best = v
+        return best if best < INF else INF
+
+    def _trees(self, tiles: tuple, supply: tuple) -> list[list[int]]:
+        """trees[y][t]: relaxed cost of placing colour y on tile t by a mix."""
+        key = (tiles, supply)
+        got = self._tree_cache.get(key)
+        if got is None:
+            self._batch_trees([key])
+            got = self._tree_cache[key]
+        return got
+
+    def prefetch(self, states: Iterable[State]) -> None:
+        """Compute the relaxed trees of many boards in one vectorised pass."""
+        keys = {(s[0], s[1]) for s in states if s[3]}
+        keys = [k for k in keys if k not in self._tree_cache]
+        if len(keys) > 1:
+            self._batch_trees(keys)
+
+    def _batch_trees(self, keys: list[tuple]) -> None:
+        """Bellman-Ford fixpoint over (board, colour, tile): y on t = one parent of y already
+        on t + the other arriving from another tile (figures may be reused, supply counts
+        ignored, so this is a lower bound of every real mixing tree)."""
+        t_arr = np.array([k[0] for k in keys], dtype=np.int64)  # (B, 12)
+        s_arr = np.array([k[1] for k in keys], dtype=np.int64)  # (B, 6)
+        n = len(keys)
+        occupied = t_arr >= 0
+        have = np.full((n, 6, TILES), INF, dtype=np.int64)
+        b_idx, t_idx = np.nonzero(occupied)
+        have[b_idx, t_arr[b_idx, t_idx], t_idx] = 0
+        blocked = (s_arr[:, :, None] <= 0) | ~occupied[:, None, :]
+        mixed = np.full((n, 6, TILES), INF, dtype=np.int64)
+        while True:
+            near = (have[:, :, :, None] + _DIST_OFF).min(axis=2)
+            cand = np.minimum(have[:, _LOW] + near[:, _HIGH], have[:, _HIGH] + near[:, _LOW])
+            cand[blocked] = INF
+            np.minimum(mixed, cand, out=mixed)
+            new = np.minimum(have, cand)
+            if np.array_equal(new, have):
+                break
+            have = new
+        np.minimum(mixed, INF, out=mixed)
+        for key, rows in zip(keys, mixed.tolist(), strict=True):
+            self._tree_cache[key] = rows
+
     # optimum ------------------------------------------------------------------------
     def astar(self, max_cost: int) -> tuple[int | None, list[tuple[Move, State]]]:
         """The optimal cost and a path (moves with the states they lead to) to the goal
@@ -325,17 +405,26 @@ class _Search:
         if h0 > max_cost:
             return None, []
         counter = itertools.count()
-        heap = [(h0, 0, next(counter), start)]
+        # (f, -g: deeper first on ties, n, state, strong bound known); children enter with
+        # the cheap bound and get the strong one only when they reach the front
+        heap = [(h0, 0, next(counter), start, True)]
         best = {start: 0}
-        parent: dict[State, tuple[State, Move] | None] = {start: None}
+        parent: dict[State, tuple[State, tuple] | None] = {start: None}
         found: int | None = None
         goals: list[State] = []
         while heap:
-            f, g, _, s = heapq.heappop(heap)
+            f, g, _, s, strong = heapq.heappop(heap)
+            g = -g
             if found is not None and f > found:
                 break
             if g > best[s]:
                 continue
+            if not strong:
+                hs = self.h(s)
+                if g + hs > f:
+                    if g + hs <= max_cost and (found is None or g + hs <= found):
+                        heapq.heappush(heap, (g + hs, -g, next(counter), s, True))
+                    continue
             if self.is_goal(s):
                 found = g if found is None else found
                 goals.append(s)
@@ -344,20 +433,20 @@ class _Search:
                 ng = g + cost
                 if ng > max_cost or ng >= best.get(ns, INF):
                     continue
-                hn = self.h(ns)
+                hn = self.hw(ns)
                 if ng + hn > max_cost or (found is not None and ng + hn > found):
                     continue
                 best[ns] = ng
                 parent[ns] = (s, move)
-                heapq.heappush(heap, (ng + hn, ng, next(counter), ns))
+                heapq.heappush(heap, (ng + hn, -ng, next(counter), ns, False))
         if found is None:
             return None, []
         goal = max(goals, key=self.removed)
         path: list[tuple[Move, State]] = []
         s = goal
         while parent[s] is not None:
-            prev, move = parent[s]
-            path.append((move, s))
+            prev, step = parent[s]
+            path.append((self.make_move(prev, step), s))
             s = prev
         return found, path[::-1]
 
@@ -392,9 +481,9 @@ class _Search:
             return None
         s, left, moves = self.start, total, []
         while left:
-            for move, cost, ns in self.successors(s, long_way=True):
+            for step, cost, ns in self.successors(s, long_way=True):
                 if cost <= left and self.profile(ns, left - cost).get(left - cost) == want:
-                    moves.append(move)
+                    moves.append(self.make_move(s, step))
                     s, left = ns, left - cost
                     break
             else:  # pragma: no cover - the profile promised a continuation
@@ -419,14 +508,21 @@ class _Search:
 
 
 # public API ------------------------------------------------------------------------------
-def solve(pos: Position, max_cost: int = DEFAULT_MAX_COST, totals: bool | None = None) -> Solution:
-    """Solve a position. `totals` (default: team mode only) adds every exact bid 2-10."""
-    search = _Search(pos)
+def solve(
+    pos: Position,
+    max_cost: int = DEFAULT_MAX_COST,
+    totals: bool | None = None,
+    straight_away: bool = True,
+) -> Solution:
+    """Solve a position. `totals` (default: team mode only) adds every exact bid 2-10.
+    `straight_away` (the rulebook's wording, default): a mixed figure that completes no card
+    must be used in the very next mix; False lets it wait for any later mix."""
+    search = _Search(pos, straight_away)
     cost, path = search.astar(max_cost)
     if totals is None:
         totals = pos.mode == TEAM
     exact: tuple[int, ...] = ()
-    if totals and cost is not None or (totals and search.h(search.start) < INF):
+    if totals and search.h(search.start) < INF:
         prof = search.profile(search.start, TEAM_BIDS[-1])
         exact = tuple(sorted(t for t in prof if t in TEAM_BIDS))
     if cost is None:
@@ -437,32 +533,35 @@ def solve(pos: Position, max_cost: int = DEFAULT_MAX_COST, totals: bool | None =
     return Solution(cost, moves, removed, removed, False, exact)
 
 
-def exact_profile(pos: Position, budget: int) -> dict[int, int]:
+def exact_profile(pos: Position, budget: int, straight_away: bool = True) -> dict[int, int]:
     """{exact cost: most figures removed at that cost} for every cost <= budget."""
-    search = _Search(pos)
+    search = _Search(pos, straight_away)
     return dict(sorted(search.profile(search.start, budget).items()))
 
 
-def max_removed_for(pos: Position, cost: int) -> int | None:
+def max_removed_for(pos: Position, cost: int, straight_away: bool = True) -> int | None:
     """Most figures a solution costing exactly `cost` removes, or None if none costs that."""
-    search = _Search(pos)
+    search = _Search(pos, straight_away)
     return search.profile(search.start, cost).get(cost)
 
 
-def solution_for(pos: Position, cost: int) -> list[Move] | None:
+def solution_for(pos: Position, cost: int, straight_away: bool = True) -> list[Move] | None:
     """A legal move list costing exactly `cost` (most figures removed), or None."""
-    return _Search(pos).path_for(cost)
+    return _Search(pos, straight_away).path_for(cost)
 
 
-def replay(pos: Position, moves: Sequence[Move | dict]) -> tuple[int, int]:
+def replay(
+    pos: Position, moves: Sequence[Move | dict], straight_away: bool = True
+) -> tuple[int, int]:
     """Play a move list on `pos` by the rules; return (cost, figures removed).
     Raises IllegalMove naming the first move that breaks a rule or leaves a card open."""
-    search = _Search(pos)
+    search = _Search(pos, straight_away)
     s = search.start
     cost = 0
     for n, raw in enumerate(moves, 1):
         mv = _as_move(raw)
-        for cand, c, ns in search.successors(s, long_way=True):
+        for step, c, ns in search.successors(s, long_way=True):
+            cand = search.make_move(s, step)
             same_way = cand.clockwise == mv.clockwise or mv.steps == TILES // 2
             if (cand.kind, cand.src, cand.dst, cand.steps) == (
                 mv.kind,
@@ -473,6 +572,13 @@ def replay(pos: Position, moves: Sequence[Move | dict]) -> tuple[int, int]:
                 s, cost = ns, cost + c
                 break
         else:
+            owed = s[4]
+            if owed and search.straight_away:
+                tile = owed.bit_length() - 1
+                raise IllegalMove(
+                    f"move {n} ({mv.kind} {mv.src}->{mv.dst}) leaves the {COLOURS[s[0][tile]]} "
+                    f"mixed on tile {tile} unused; it must be used straight away"
+                )
             raise IllegalMove(f"move {n} ({mv.kind} {mv.src}->{mv.dst}) is not allowed here")
     if s[3]:
         open_cards = ", ".join(search.kinds[k].label() for k in s[3])
