@@ -7,15 +7,19 @@ completed when a placed figure matches it (colour, and floor in competitive mode
 cat, once a round and only onto a matching figure, removes one. The cat pays 2 MP a tile in
 team mode, 1 in competitive mode.
 
-"No unneeded moves": a product must either complete a card or take part in a later mix. The
-search carries that as an obligation mask (tiles holding products still owed a use), so the
-move lists it returns, and the exact totals it reports, are all legal at the table.
+"No unneeded moves": a mixed figure must either complete a card or be used in the very next
+mix ("straight away", the rulebook's words; `straight_away=False` lets it wait for any later
+mix). The search carries this as a mask of tiles holding a product still owed a use, so the
+move lists it returns and the exact totals it reports are all legal at the table. With the
+rule, a solution is a sequence of chains, each ending in a completed card.
 
-The search is A* with an admissible bound (each open card needs its own completing move, of
-cost at least the parents' distance or 2 if a parent must be made first; the cat covers at
-most one card; every owed product needs at least its colour-circle distance to an open card
-in further moves). Exact totals and removed-figure counts come from a memoised depth-first
-profile of every completion cost within a budget, pruned by the same bound.
+The optimum comes from A* with a cheap admissible bound: every open card needs its own
+completing move, costing at least the distance between two parent figures, or the cheapest
+two-mix chain, or 3 for longer chains (1 when another open card is one of its parents); the
+cat covers at most one card at its own price; a product owed a use needs its distance to a
+partner plus its colour-circle distance to an open card. Exact totals and removed-figure
+counts come from a memoised depth-first profile of every completion cost within a budget,
+pruned by the same bound.
 """
 
 from __future__ import annotations
@@ -25,8 +29,6 @@ import itertools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
-
-import numpy as np
 
 from companion.errors import IllegalMove
 
@@ -50,10 +52,6 @@ INF = 10**6
 _MIX = [[mix(a, b) for b in range(6)] for a in range(6)]
 _PARTNERS = [tuple(b for b in range(6) if _MIX[a][b] is not None) for a in range(6)]
 _DIST = [[distance(a, b) for b in range(TILES)] for a in range(TILES)]
-# for the relaxed trees: distances with the diagonal barred (a mover comes from elsewhere)
-_DIST_OFF = np.array(_DIST, dtype=np.int64) + np.eye(TILES, dtype=np.int64) * INF
-_LOW = np.array([(y - 1) % 6 for y in range(6)])
-_HIGH = np.array([(y + 1) % 6 for y in range(6)])
 # Colour-circle distance 0-3; an owed product of colour p needs at least this many more mixes
 # to reach an open card of colour x (2 when p == x: it must mix away and back).
 _NEED = [[(min((x - p) % 6, (p - x) % 6) or 2) for x in range(6)] for p in range(6)]
@@ -159,8 +157,6 @@ class _Search:
         )
         self.in_play = sum(1 for t in pos.tiles if t is not None) + sum(pos.supply)
         self._h: dict[State, int] = {}
-        self._hw: dict[State, int] = {}
-        self._tree_cache: dict[tuple, list[list[int]]] = {}
         self._profile: dict[State, tuple[int, dict[int, int]]] = {}
 
     # rules ------------------------------------------------------------------------
@@ -243,20 +239,9 @@ class _Search:
 
     # the admissible bound ------------------------------------------------------------
     def h(self, s: State) -> int:
-        """The strong bound: the weak one and the relaxed mixing trees."""
         got = self._h.get(s)
         if got is None:
-            got = self.hw(s)
-            if got < INF and s[3]:
-                got = max(got, self._tree_bound(s, {self.kinds[k].colour for k in s[3]}))
-            self._h[s] = got
-        return got
-
-    def hw(self, s: State) -> int:
-        """The cheap bound, used to order the queue before the strong one is needed."""
-        got = self._hw.get(s)
-        if got is None:
-            got = self._hw[s] = self._bound(s)
+            got = self._h[s] = self._bound(s)
         return got
 
     def _bound(self, s: State) -> int:
@@ -264,10 +249,12 @@ class _Search:
         if not open_:
             return 0 if not owed else INF
         at: list[list[int]] = [[], [], [], [], [], []]
+        occupied = []
         for t in range(TILES):
             c = tiles[t]
             if c >= 0:
                 at[c].append(t)
+                occupied.append(t)
         # colours that could ever be on the board (ignoring counts and distances)
         have = [bool(at[c]) for c in range(6)]
         grew = True
@@ -283,7 +270,7 @@ class _Search:
             card = kinds[k]
             x = card.colour
             pa, pb = parents(x)
-            if supply[x] and have[pa] and have[pb]:
+            if supply[x] and have[pa] and have[pb] and any(match[k][t] for t in occupied):
                 direct = INF
                 for a in at[pa]:
                     for b in at[pb]:
@@ -291,7 +278,12 @@ class _Search:
                         if d < direct and (floors is None or match[k][a] or match[k][b]):
                             direct = d
                 shared = pa in open_colours or pb in open_colours
-                m = 1 if (direct == 1 or shared) else min(direct, 2)
+                if direct == 1 or shared:
+                    m = 1
+                elif direct == 2:
+                    m = 2
+                else:
+                    m = min(direct, self._two_mixes(at, supply, k, pa, pb), 3)
             else:
                 m = INF
             c = INF
@@ -311,90 +303,41 @@ class _Search:
         while owed:
             low = owed & -owed
             owed ^= low
-            p = tiles[low.bit_length() - 1]
+            head = low.bit_length() - 1
+            p = tiles[head]
             need = min(_NEED[p][x] for x in open_colours)
-            if need > bound:
-                bound = need
-        return bound
-
-    def _tree_bound(self, s: State, open_colours: set[int]) -> int:
-        """Each card's relaxed cheapest mixing tree (figures may be reused, supply counts
-        ignored), combined over every pair of cards: two separate trees, one nested in the
-        other (a completed figure mixed on towards the other card), or one card by cat."""
-        tiles, supply, cat, open_, _owed = s
-        trees = self._trees(tiles, supply)
-        kinds, match, catk = self.kinds, self.match, self.catk
-        per: list[tuple[int, int, int]] = []  # (colour, mix bound, cat bound)
-        for i, k in enumerate(open_):
-            x = kinds[k].colour
-            row, mk = trees[x], match[k]
-            m = min((row[t] for t in range(TILES) if mk[t]), default=INF)
-            c = INF
-            if cat >= 0:
-                for t in range(TILES):
-                    if tiles[t] == x and mk[t]:
-                        c = min(c, _DIST[cat][t] * catk)
-                twin = (i > 0 and open_[i - 1] == k) or (i + 1 < len(open_) and open_[i + 1] == k)
-                if twin and supply[x]:
-                    c = min(c, catk)
-            per.append((x, m, c))
-        best = max(min(m, c) for _x, m, c in per)
-        for i in range(len(per)):
-            xa, ma, ca = per[i]
-            for j in range(i + 1, len(per)):
-                xb, mb, cb = per[j]
-                v = min(
-                    ma + mb,
-                    ca + mb,
-                    ma + cb,
-                    max(ma, mb + _NEED[xb][xa]),
-                    max(mb, ma + _NEED[xa][xb]),
+            # straight away: the head's next mix costs at least the way to its nearest
+            # partner (a partner mixed later could be closer when products may wait)
+            step = 1
+            if self.straight_away:
+                step = min(
+                    (_DIST[head][u] for q in _PARTNERS[p] if supply[_MIX[p][q]] for u in at[q]),
+                    default=INF,
                 )
-                if v > best:
-                    best = v
-        return best if best < INF else INF
+            if step + need - 1 > bound:
+                bound = step + need - 1
+        return bound if bound < INF else INF
 
-    def _trees(self, tiles: tuple, supply: tuple) -> list[list[int]]:
-        """trees[y][t]: relaxed cost of placing colour y on tile t by a mix."""
-        key = (tiles, supply)
-        got = self._tree_cache.get(key)
-        if got is None:
-            self._batch_trees([key])
-            got = self._tree_cache[key]
-        return got
-
-    def prefetch(self, states: Iterable[State]) -> None:
-        """Compute the relaxed trees of many boards in one vectorised pass."""
-        keys = {(s[0], s[1]) for s in states if s[3]}
-        keys = [k for k in keys if k not in self._tree_cache]
-        if len(keys) > 1:
-            self._batch_trees(keys)
-
-    def _batch_trees(self, keys: list[tuple]) -> None:
-        """Bellman-Ford fixpoint over (board, colour, tile): y on t = one parent of y already
-        on t + the other arriving from another tile (figures may be reused, supply counts
-        ignored, so this is a lower bound of every real mixing tree)."""
-        t_arr = np.array([k[0] for k in keys], dtype=np.int64)  # (B, 12)
-        s_arr = np.array([k[1] for k in keys], dtype=np.int64)  # (B, 6)
-        n = len(keys)
-        occupied = t_arr >= 0
-        have = np.full((n, 6, TILES), INF, dtype=np.int64)
-        b_idx, t_idx = np.nonzero(occupied)
-        have[b_idx, t_arr[b_idx, t_idx], t_idx] = 0
-        blocked = (s_arr[:, :, None] <= 0) | ~occupied[:, None, :]
-        mixed = np.full((n, 6, TILES), INF, dtype=np.int64)
-        while True:
-            near = (have[:, :, :, None] + _DIST_OFF).min(axis=2)
-            cand = np.minimum(have[:, _LOW] + near[:, _HIGH], have[:, _HIGH] + near[:, _LOW])
-            cand[blocked] = INF
-            np.minimum(mixed, cand, out=mixed)
-            new = np.minimum(have, cand)
-            if np.array_equal(new, have):
-                break
-            have = new
-        np.minimum(mixed, INF, out=mixed)
-        for key, rows in zip(keys, mixed.tolist(), strict=True):
-            self._tree_cache[key] = rows
+    def _two_mixes(self, at, supply, k: int, pa: int, pb: int) -> int:
+        """Cheapest two-mix chain placing card k's colour (figures may be reused): the first
+        mix makes one parent, the other parent meets it on a tile with the card's floor."""
+        mk = self.match[k]
+        best = INF
+        for h, o in ((pa, pb), (pb, pa)):
+            if not supply[h] or not at[o]:
+                continue
+            h1, h2 = parents(h)
+            for th in at[h1] + at[h2]:
+                other = h2 if th in at[h1] else h1
+                d1 = min((_DIST[i][th] for i in at[other]), default=INF)
+                if d1 + 1 >= best:
+                    continue
+                for u in at[o]:
+                    if u != th and (mk[th] or mk[u]):
+                        v = d1 + _DIST[u][th]
+                        if v < best:
+                            best = v
+        return best
 
     # optimum ------------------------------------------------------------------------
     def astar(self, max_cost: int) -> tuple[int | None, list[tuple[Move, State]]]:
@@ -405,40 +348,32 @@ class _Search:
         if h0 > max_cost:
             return None, []
         counter = itertools.count()
-        # (f, -g: deeper first on ties, n, state, strong bound known); children enter with
-        # the cheap bound and get the strong one only when they reach the front
-        heap = [(h0, 0, next(counter), start, True)]
+        heap = [(h0, 0, next(counter), start)]  # (f, -g: deeper first on ties, n, state)
         best = {start: 0}
         parent: dict[State, tuple[State, tuple] | None] = {start: None}
         found: int | None = None
         goals: list[State] = []
         while heap:
-            f, g, _, s, strong = heapq.heappop(heap)
+            f, g, _, s = heapq.heappop(heap)
             g = -g
             if found is not None and f > found:
                 break
             if g > best[s]:
                 continue
-            if not strong:
-                hs = self.h(s)
-                if g + hs > f:
-                    if g + hs <= max_cost and (found is None or g + hs <= found):
-                        heapq.heappush(heap, (g + hs, -g, next(counter), s, True))
-                    continue
             if self.is_goal(s):
                 found = g if found is None else found
                 goals.append(s)
                 continue
-            for move, cost, ns in self.successors(s, long_way=False):
+            for step, cost, ns in self.successors(s, long_way=False):
                 ng = g + cost
                 if ng > max_cost or ng >= best.get(ns, INF):
                     continue
-                hn = self.hw(ns)
+                hn = self.h(ns)
                 if ng + hn > max_cost or (found is not None and ng + hn > found):
                     continue
                 best[ns] = ng
-                parent[ns] = (s, move)
-                heapq.heappush(heap, (ng + hn, -ng, next(counter), ns, False))
+                parent[ns] = (s, step)
+                heapq.heappush(heap, (ng + hn, -ng, next(counter), ns))
         if found is None:
             return None, []
         goal = max(goals, key=self.removed)
