@@ -52,7 +52,7 @@ def check_clock(session, clock, phase, seconds, next_phase):
     assert session.state.phase == phase and spec.seconds == seconds
     assert session.timer is not None
     assert session.timer.remaining() == pytest.approx(seconds, abs=0.6)
-    early = run_clock(session, clock, seconds - 10.5)
+    early = run_clock(session, clock, session.timer.remaining() - 10.5)
     assert early == [] and session.state.phase == phase
     rest = run_clock(session, clock, 11)
     assert warnings(rest) == [10, 5, 4, 3, 2, 1]
