@@ -1,11 +1,11 @@
 """`companion`: the app and its scriptable tools. Errors are one line, never a traceback.
 
-    companion run [--simulate] [--screenshot PATH]    the touchscreen app
-    companion games                                   the games and their tools (JSON)
-    companion replay LOG [--game ID]                  re-apply a game log, print the state
-    companion doctor [--json]                         self-test of every part
-    companion vision calibrate|classify ...           the camera's colour classifier
-    companion <tool> <game> ...                       a game's tool: odds, score, solve, demo
+companion run [--simulate] [--screenshot PATH]    the touchscreen app
+companion games                                   the games and their tools (JSON)
+companion replay LOG [--game ID]                  re-apply a game log, print the state
+companion doctor [--json]                         self-test of every part
+companion vision calibrate|classify ...           the camera's colour classifier
+companion <tool> <game> ...                       a game's tool: odds, score, solve, demo
 """
 
 from __future__ import annotations
@@ -28,8 +28,9 @@ class _Parser(argparse.ArgumentParser):
 
 def _data_dir_arg(p: argparse.ArgumentParser) -> None:
     p.add_argument(
-        "--data-dir", help="where the game log and settings live "
-        "(default: $COMPANION_DATA_DIR or the platform's user data dir)"
+        "--data-dir",
+        help="where the game log and settings live "
+        "(default: $COMPANION_DATA_DIR or the platform's user data dir)",
     )
 
 
@@ -39,10 +40,14 @@ def _parser() -> _Parser:
     sub = p.add_subparsers(dest="command", parser_class=_Parser, metavar="COMMAND")
 
     run = sub.add_parser("run", help="start the touchscreen app")
-    run.add_argument("--simulate", action="store_true",
-                     help="use the simulated table even if Pi hardware is present")
-    run.add_argument("--screenshot", metavar="PATH",
-                     help="render the start screen to a PNG and exit")
+    run.add_argument(
+        "--simulate",
+        action="store_true",
+        help="use the simulated table even if Pi hardware is present",
+    )
+    run.add_argument(
+        "--screenshot", metavar="PATH", help="render the start screen to a PNG and exit"
+    )
     run.add_argument("--size", default="800x480", help="window size WxH (default 800x480)")
     run.add_argument("--screen", default="home", help="with --screenshot: which screen")
     _data_dir_arg(run)
@@ -75,8 +80,11 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as exc:  # a bug: one line for people, the trace on request
         if os.environ.get("COMPANION_DEBUG"):
             traceback.print_exc()
-        print(f"companion: internal error: {type(exc).__name__}: {exc} "
-              "(set COMPANION_DEBUG=1 for details)", file=sys.stderr)
+        print(
+            f"companion: internal error: {type(exc).__name__}: {exc} "
+            "(set COMPANION_DEBUG=1 for details)",
+            file=sys.stderr,
+        )
         return 70
 
 
@@ -109,8 +117,13 @@ def _cmd_games(args) -> int:
     from companion import games
 
     out = [
-        {"name": g.name, "title": g.title, "players": list(g.players), "about": g.blurb,
-         "tools": sorted(games.verbs(g.name))}
+        {
+            "name": g.name,
+            "title": g.title,
+            "players": list(g.players),
+            "about": g.blurb,
+            "tools": sorted(games.verbs(g.name)),
+        }
         for g in games.CATALOGUE
     ]
     print(json.dumps(out, indent=2))
@@ -143,15 +156,20 @@ def _cmd_replay(args) -> int:
     game = games.load(name)
     states, _ = replay(game, config_from_json(config), entries)
     state = states[-1]
-    print(json.dumps({
-        "game": name,
-        "game_id": game_id,
-        "events": len(states) - 1,
-        "is_over": game.is_over(state),
-        "scores": dict(game.scores(state)),
-        "winners": list(game.winners(state)),
-        "state": jsonable(state),
-    }, indent=2))
+    print(
+        json.dumps(
+            {
+                "game": name,
+                "game_id": game_id,
+                "events": len(states) - 1,
+                "is_over": game.is_over(state),
+                "scores": dict(game.scores(state)),
+                "winners": list(game.winners(state)),
+                "state": jsonable(state),
+            },
+            indent=2,
+        )
+    )
     return 0
 
 

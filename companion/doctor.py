@@ -49,9 +49,11 @@ def _core_checks(args) -> Iterable[Check]:
     yield game_log
     yield settings_file
     for info in games.CATALOGUE:
+
         def rules(info=info) -> CheckResult:
             game = games.load(info.name)
             return CheckResult(f"rules: {info.title}", True, repr(game))
+
         yield rules
 
 
@@ -70,10 +72,15 @@ def run_doctor(args) -> int:
             results.append(check())
         except Exception as exc:  # a failing part is a row in the table, not a crash
             name = getattr(check, "part", getattr(check, "__name__", "check"))
-            results.append(CheckResult(name.replace("_", " "), False, f"{type(exc).__name__}: {exc}"))
+            results.append(
+                CheckResult(name.replace("_", " "), False, f"{type(exc).__name__}: {exc}")
+            )
     if getattr(args, "json", False):
-        print(json.dumps({"ok": all(r.ok for r in results),
-                          "checks": [asdict(r) for r in results]}, indent=2))
+        print(
+            json.dumps(
+                {"ok": all(r.ok for r in results), "checks": [asdict(r) for r in results]}, indent=2
+            )
+        )
     else:
         width = max(len(r.part) for r in results)
         for r in results:

@@ -58,11 +58,9 @@ class Game(Protocol):
         """Whose turn it is, or None during simultaneous phases and at the end."""
         ...
 
-    def scores(self, state: Any) -> Mapping[str, float]:
-        ...
+    def scores(self, state: Any) -> Mapping[str, float]: ...
 
-    def is_over(self, state: Any) -> bool:
-        ...
+    def is_over(self, state: Any) -> bool: ...
 
     def winners(self, state: Any) -> tuple[str, ...]:
         """Everyone who shares the win; empty until the game is over."""
@@ -108,3 +106,17 @@ class GameBase:
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {getattr(self, 'name', '?')}>"
+
+
+@dataclass(frozen=True)
+class Option:
+    """A choice offered on the player set-up screen; stored in GameConfig.options[key].
+
+    A game package lists its options as `OPTIONS = (Option(...), ...)` in its __init__.py.
+    """
+
+    key: str
+    label: str
+    choices: tuple[Any, ...]
+    default: Any
+    help: str = ""

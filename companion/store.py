@@ -141,7 +141,9 @@ class GameLog:
                 raise LogError(f"{path} was written by a newer Table Companion; update the app.")
             return db
         except sqlite3.DatabaseError as exc:
-            raise LogError(f"{path} cannot be read as a game log ({exc}); it was left untouched.")
+            raise LogError(
+                f"{path} cannot be read as a game log ({exc}); it was left untouched."
+            ) from None
 
     def close(self) -> None:
         self._db.close()
@@ -271,7 +273,12 @@ class _transaction:
 def _record(row) -> GameRecord:
     gid, game, config, started, finished, status, result = row
     return GameRecord(
-        gid, game, json.loads(config), started, finished, status,
+        gid,
+        game,
+        json.loads(config),
+        started,
+        finished,
+        status,
         json.loads(result) if result else None,
     )
 

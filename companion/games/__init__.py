@@ -3,7 +3,9 @@
 A game package `companion.games.<pkg>` exposes:
 - `GAME`: an object implementing companion.game.Game (pure rules);
 - optionally `commands.VERBS`: {"odds": fn(argv) -> int, ...} for `companion <verb> <game>`;
-- optionally `screen.GameScreen`: its Kivy screen (a companion.ui.game_screen.GameScreen).
+- optionally `screen.GameScreen`: its Kivy screen (a companion.ui.game_screen.GameScreen);
+- optionally `OPTIONS` (companion.game.Option) shown on the set-up screen, and
+  `prepare_options(log, players, options) -> options` to fill options from history.
 Packages are imported only when a game is used, so start-up stays fast.
 """
 
@@ -25,16 +27,37 @@ class GameInfo:
 
 
 CATALOGUE: tuple[GameInfo, ...] = (
-    GameInfo("color-milk", "Color Milk", "companion.games.color_milk", (1, 5),
-             "Predict the balls that roll out of the mill."),
-    GameInfo("laser", "Laser", "companion.games.laser", (2, 10),
-             "Bid the fewest moves to mix the colours."),
-    GameInfo("kritters", "Colour MY Kritters", "companion.games.kritters", (1, 12),
-             "Collect kritters; the app finds your best score."),
-    GameInfo("elios", "Elios", "companion.games.elios", (2, 4),
-             "Be first to place all your beams on the sun."),
-    GameInfo("node", "Node", "companion.games.node", (2, 2),
-             "Grow the largest cluster of each colour."),
+    GameInfo(
+        "color-milk",
+        "Color Milk",
+        "companion.games.color_milk",
+        (1, 5),
+        "Predict the balls that roll out of the mill.",
+    ),
+    GameInfo(
+        "laser",
+        "Laser",
+        "companion.games.laser",
+        (2, 10),
+        "Bid the fewest moves to mix the colours.",
+    ),
+    GameInfo(
+        "kritters",
+        "Colour MY Kritters",
+        "companion.games.kritters",
+        (1, 12),
+        "Collect kritters; the app finds your best score.",
+    ),
+    GameInfo(
+        "elios",
+        "Elios",
+        "companion.games.elios",
+        (2, 4),
+        "Be first to place all your beams on the sun.",
+    ),
+    GameInfo(
+        "node", "Node", "companion.games.node", (2, 2), "Grow the largest cluster of each colour."
+    ),
 )
 
 

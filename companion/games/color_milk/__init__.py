@@ -1,0 +1,21 @@
+"""Color Milk (Red Cat Games, 2025): predict the balls that roll out of the colour mill."""
+
+from companion.game import Option
+from companion.games.color_milk.boards import BOARDS
+from companion.games.color_milk.rules import ColorMilk, MilkState, PlayerState
+
+GAME = ColorMilk()
+
+OPTIONS = (
+    Option("board", "Board", tuple(BOARDS), 1, "Which of the six boards everyone plays."),
+    Option(
+        "failed_pencil_every",
+        "Pencil every N misses",
+        (3, 2, 4, 5, 0),
+        3,
+        "The failed-prediction track gives a bonus pencil at every Nth miss (0: never). "
+        "A guess: the rulebook shows the track only as artwork; set it to match your board.",
+    ),
+)
+
+__all__ = ["GAME", "OPTIONS", "ColorMilk", "MilkState", "PlayerState"]

@@ -1,0 +1,42 @@
+"""What every screen needs: where data lives, the log, settings, the table's hardware."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from companion import paths, settings
+from companion.clock import Clock, MonotonicClock
+from companion.store import GameLog
+
+
+@dataclass
+class AppContext:
+    data_dir: Path
+    log: GameLog
+    settings: settings.Settings
+    clock: Clock = field(default_factory=MonotonicClock)
+    simulate: bool = True
+    table: Any = None  # hardware.table.Table when present: .cue(cue), .status, .close()
+    notices: list[str] = field(default_factory=list)  # one-line messages for the home screen
+    listener: Any = None  # where table events go: the game screen in play, if any
+
+    def table_event(self, event) -> None:
+        """Called by the hardware (any thread) for every button press or ball."""
+        if self.listener is not None:
+            self.listener(event)
+
+    @classmethod
+    def open(cls, data_dir=None, simulate: bool = True) -> AppContext:
+        directory = paths.data_dir(data_dir)
+        log = GameLog(paths.log_path(directory))
+        loaded, warning = settings.load(paths.settings_path(directory))
+        ctx = cls(directory, log, loaded, simulate=simulate)
+        if warning:
+            ctx.notices.append(warning)
+        return ctx
+
+    def save_settings(self, new: settings.Settings) -> None:
+        self.settings = new.validated()
+        settings.save(paths.settings_path(self.data_dir), self.settings)

@@ -1,0 +1,124 @@
+"""`companion run`: pick the table (real or simulated), then start the app, or explain why not."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+from companion.errors import UsageError
+
+
+def display_available() -> bool:
+    """An X/Wayland session, a forced SDL driver, or a KMS/framebuffer device (the Pi's screen)."""
+    if os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"):
+        return True
+    if os.environ.get("SDL_VIDEODRIVER"):
+        return True
+    return Path("/dev/dri/card0").exists() or Path("/dev/dri/card1").exists()
+
+
+def pi_present() -> bool:
+    try:
+        return "Raspberry Pi" in Path("/proc/device-tree/model").read_text(errors="ignore")
+    except OSError:
+        return False
+
+
+def _size(text: str) -> tuple[int, int]:
+    try:
+        w, h = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise UsageError(f"--size takes WIDTHxHEIGHT, e.g. 800x480, not {text!r}") from None
+    if not (320 <= w <= 4096 and 240 <= h <= 4096):
+        raise UsageError(f"--size {text} is out of range")
+    return w, h
+
+
+def launch(args) -> int:
+    size = _size(args.size)
+    if not os.environ.get("COMPANION_DEBUG"):
+        os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
+    simulate = args.simulate or not pi_present()
+    if args.screenshot:
+        os.environ.setdefault("SDL_VIDEODRIVER", "offscreen")
+        return _screenshot(args, size, simulate)
+    if not display_available():
+        return _no_display()
+    os.environ.setdefault("KIVY_NO_ARGS", "1")
+    from kivy.config import Config
+
+    Config.set("graphics", "width", str(size[0]))
+    Config.set("graphics", "height", str(size[1]))
+    Config.set("kivy", "exit_on_escape", "0")
+    from kivy.clock import Clock
+
+    from companion.notify import Notifier
+    from companion.ui.app import CompanionApp
+    from companion.ui.context import AppContext
+
+    notifier = Notifier.from_env()
+
+    def first_frame():
+        # systemd (Type=notify) counts the service as started once the screen is drawn, and
+        # restarts it if the UI loop stops feeding the watchdog.
+        notifier.ready()
+        if every := notifier.watchdog_interval():
+            Clock.schedule_interval(lambda _dt: notifier.watchdog(), every)
+
+    ctx = AppContext.open(args.data_dir, simulate=simulate)
+    ctx.table = _open_table(ctx)
+    try:
+        CompanionApp(ctx, on_first_frame=first_frame, resume_unfinished=True).run()
+    finally:
+        notifier.stopping()
+    return 0
+
+
+def _open_table(ctx):
+    """The table's hardware, if the hardware layer is installed; the app works without it."""
+    try:
+        from hardware.table import open_table
+    except ImportError:
+        return None
+    return open_table(simulate=ctx.simulate, on_event=ctx.table_event, settings=ctx.settings)
+
+
+def _screenshot(args, size, simulate) -> int:
+    os.environ.setdefault("KIVY_NO_ARGS", "1")
+    from companion.ui.app import Root
+    from companion.ui.context import AppContext
+    from companion.ui.render import ensure_window, render_to_png
+
+    ensure_window(size)
+    ctx = AppContext.open(args.data_dir, simulate=simulate)
+    root = Root(ctx)
+    if args.screen == "setup":
+        root.choose_game("color-milk")
+    elif args.screen != "home":
+        if not root.has_screen(args.screen):
+            raise UsageError(f"no screen {args.screen!r} (try home, setup or settings)")
+        root.current = args.screen
+    path = render_to_png(root, args.screenshot, size)
+    print(f"companion: wrote {path}")
+    ctx.log.close()
+    return 0
+
+
+def _no_display() -> int:
+    print(
+        "companion: no display found (no X, Wayland or KMS screen); "
+        "playing the Color Milk demo in this terminal instead. "
+        "Use `companion run --screenshot start.png` for a picture of the app.",
+        flush=True,
+    )
+    from companion import games
+
+    demo = games.verbs("color-milk").get("demo")
+    if demo is None:
+        return 1
+    return int(demo(["--players", "3", "--seed", "7", "--headless", "--live"]) or 0)
+
+
+if __name__ == "__main__":
+    sys.exit(launch(None))

@@ -1,0 +1,90 @@
+"""Reusable widgets: big buttons, colour chips with letters, the countdown, the scoreboard."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from kivy.lang import Builder
+from kivy.metrics import dp, sp
+from kivy.properties import (
+    BooleanProperty,
+    ColorProperty,
+    ListProperty,
+    NumericProperty,
+    StringProperty,
+)
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.button import Button
+from kivy.uix.label import Label
+from kivy.uix.widget import Widget
+
+from companion.ui import colours
+
+Builder.load_file(str(Path(__file__).with_name("kv") / "widgets.kv"))
+
+MIN_TOUCH = dp(48)  # smallest touch target anywhere in the app
+
+
+class BigButton(Button):
+    """A flat button at least 48 px each way, with a readable font."""
+
+    tint = ColorProperty(colours.BUTTON)
+
+
+class ColourChip(Widget):
+    """A coloured disc with its label on it (colour is never the only signal)."""
+
+    colour = StringProperty("grey")
+    text = StringProperty("")
+    selected = BooleanProperty(False)
+
+    @property
+    def shown_text(self) -> str:
+        return self.text or colours.label(self.colour)
+
+
+class ColourButton(BigButton):
+    """A tappable colour: the chip's colour as background and its label as text."""
+
+    colour = StringProperty("grey")
+    selected = BooleanProperty(False)
+
+
+class Countdown(Widget):
+    """Big seconds-left with a ring that empties; red in the last five seconds."""
+
+    seconds = NumericProperty(0)
+    total = NumericProperty(0)
+    paused = BooleanProperty(False)
+    active = BooleanProperty(False)
+
+
+class ScoreRow(BoxLayout):
+    marker = StringProperty("grey")
+    letter = StringProperty("")
+    name = StringProperty("")
+    score = StringProperty("")
+    current = BooleanProperty(False)
+
+
+class Scoreboard(BoxLayout):
+    """One row per player: marker, name, score; the current player highlighted."""
+
+    rows = ListProperty()  # [(marker, letter, name, score_text, is_current), ...]
+
+    def on_rows(self, *_):
+        self.clear_widgets()
+        for marker, letter, name, score, current in self.rows:
+            self.add_widget(
+                ScoreRow(marker=marker, letter=letter, name=name, score=score, current=current)
+            )
+
+
+class Banner(Label):
+    """A message along the bottom: questions, refusals, announcements."""
+
+    kind = StringProperty("info")  # info | error | ask
+
+
+def font(size: float) -> float:
+    return sp(size)

@@ -1,0 +1,75 @@
+"""The demo plays a whole game headless through the session and the log, and ends with a winner."""
+
+import json
+
+import pytest
+
+from companion import cli
+from companion.games.color_milk import GAME
+from companion.session import config_from_json, replay
+from companion.store import GameLog, iter_entries
+
+
+def run(capsys, *argv):
+    code = cli.main(["demo", "color-milk", *argv])
+    out = capsys.readouterr()
+    assert code == 0, out.err
+    return out.out
+
+
+def test_demo_ends_with_a_winner_and_its_log_replays(capsys, tmp_path):
+    text = run(capsys, "--players", "3", "--seed", "7", "--headless", "--data-dir", str(tmp_path))
+    out = json.loads(text)
+    assert out["winners"] and set(out["winners"]) <= {"Anna", "Ben", "Cleo"}
+    assert out["refused"] == []
+    best = max(out["scores"].values())
+    assert all(out["scores"][w] == best for w in out["winners"])
+    # the exported log replays to the same result
+    doc = out["log"]
+    states, _ = replay(GAME, config_from_json(doc["config"]), list(iter_entries(doc)))
+    assert GAME.is_over(states[-1])
+    assert list(GAME.winners(states[-1])) == out["winners"]
+    # and the game is in the log file in --data-dir, finished
+    with GameLog(tmp_path / "games.sqlite3") as log:
+        (rec,) = log.games()
+        assert rec.status == "finished" and rec.result["winners"] == out["winners"]
+
+
+def test_demo_live_prints_the_table_as_it_happens(capsys, tmp_path):
+    text = run(
+        capsys, "--players", "2", "--seed", "3", "--headless", "--live", "--data-dir", str(tmp_path)
+    )
+    lines = text.splitlines()
+    start = lines.index("{")
+    narration, result = lines[:start], json.loads("\n".join(lines[start:]))
+    assert any(line.startswith("ball 1: ") for line in narration)
+    assert any("prediction" in line for line in narration)
+    assert narration[-1] == f"*** winner: {' and '.join(result['winners'])}"
+
+
+@pytest.mark.parametrize("board, players", [(5, 4), (6, 1)])
+def test_demo_plays_other_boards_and_solo(capsys, tmp_path, board, players):
+    out = json.loads(
+        run(
+            capsys,
+            "--players",
+            str(players),
+            "--seed",
+            "1",
+            "--board",
+            str(board),
+            "--headless",
+            "--data-dir",
+            str(tmp_path),
+        )
+    )
+    assert out["result"]["board"] == board and out["winners"]
+    if players == 1:
+        assert out["result"]["solo_rating"]
+
+
+def test_demo_refuses_bad_arguments(capsys):
+    assert cli.main(["demo", "color-milk", "--players", "9"]) == 2
+    assert "--players must be 1-5" in capsys.readouterr().err
+    assert cli.main(["demo", "color-milk", "--board", "8"]) == 2
+    assert "board must be 1-6" in capsys.readouterr().err

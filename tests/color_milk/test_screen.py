@@ -1,0 +1,175 @@
+"""The round view rendered headless at the Pi's 800x480, driven by taps."""
+
+import pytest
+
+pytest.importorskip("kivy")
+
+from kivy.uix.label import Label  # noqa: E402
+
+from companion.events import BallSeen  # noqa: E402
+from companion.game import GameConfig  # noqa: E402
+from companion.games.color_milk import GAME  # noqa: E402
+from companion.games.color_milk.events import Predict, Tally  # noqa: E402
+from companion.session import Session  # noqa: E402
+from companion.settings import Settings  # noqa: E402
+from companion.store import GameLog  # noqa: E402
+from companion.ui.context import AppContext  # noqa: E402
+from companion.ui.render import render_to_png  # noqa: E402
+from companion.ui.widgets import MIN_TOUCH, BigButton  # noqa: E402
+
+pytestmark = pytest.mark.ui
+
+
+def texts(widget):
+    return " | ".join(w.text for w in widget.walk() if isinstance(w, Label))
+
+
+def assert_not_blank(path):
+    import cv2
+
+    img = cv2.imread(str(path))
+    assert img is not None and img.shape[:2] == (480, 800)
+    assert img.std() > 20
+
+
+def assert_touchable(widget):
+    for b in widget.walk():
+        if isinstance(b, BigButton) and b.opacity and b.height and not b.disabled:
+            assert b.width >= MIN_TOUCH and b.height >= MIN_TOUCH, (b.text, b.size)
+
+
+@pytest.fixture
+def make(tmp_path):
+    logs = []
+
+    def make(players=("Anna", "Ben", "Cleo"), show_odds=True, **options):
+        from companion.games.color_milk.screen import GameScreen
+
+        log = GameLog(tmp_path / f"log{len(logs)}.sqlite3")
+        logs.append(log)
+        ctx = AppContext(tmp_path, log, Settings(show_odds=show_odds))
+        session = Session.start(GAME, log, GameConfig(tuple(players), options))
+        return GameScreen(ctx=ctx, session=session)
+
+    yield make
+    for log in logs:
+        log.close()
+
+
+def test_predictions_are_tapped_in_with_their_odds(make, tmp_path):
+    screen = make()
+    screen.tap_colour("pink")
+    screen.tap_colour("purple")
+    screen.cycle_zone()  # double
+    screen.confirm_prediction()
+    s = screen.state
+    assert s.player("Anna").prediction == ("pink", "purple") and s.player("Anna").zone == "double"
+    assert screen.selected == "Ben"  # on to the next player
+    screen.tap_colour("blue")
+    screen.confirm_prediction()
+    shown = texts(screen)
+    assert "24% D" in shown  # pink and purple from the full mill: 3751/15504
+    assert "87%" in shown  # blue: 1 - C(14,5)/C(20,5) = 0.871
+    path = render_to_png(screen, tmp_path / "predict.png")
+    assert_not_blank(path)
+    assert_touchable(screen)
+
+
+def test_odds_can_be_hidden(make):
+    screen = make(show_odds=False)
+    screen.tap_colour("blue")
+    screen.confirm_prediction()
+    assert "87%" not in texts(screen)
+
+
+def test_balls_tapped_in_move_to_the_next_slot_and_the_check_shows_who_was_right(make, tmp_path):
+    screen = make()
+    for name, cols in (("Anna", ("green", "pink")), ("Ben", ("purple",)), ("Cleo", ("blue",))):
+        screen.submit(Predict(name, cols))
+    screen.tap_ball(0)
+    for col in ("green", "blue", "pink", "green"):
+        screen.tap_colour(col)
+    assert screen.state.tray == ("green", "blue", "pink", "green", "")
+    assert screen.target_slot == 4
+    shown = texts(screen)
+    assert "100%" in shown  # Anna is already right: green and pink are out
+    screen.tap_colour("orange")
+    s = screen.state
+    assert s.phase == "choose"
+    shown = texts(screen)
+    assert shown.count("RIGHT") == 2 and "missed" in shown
+    assert "Anna: take one of the first three balls" in shown
+    render_to_png(screen, tmp_path / "choose.png")
+    screen.tap_ball(2)  # Anna takes pink, as in the rulebook
+    assert screen.state.row == ("green", "blue", "green", "orange", "pink")
+    assert "Ben: take" in texts(screen)
+
+
+def test_a_question_from_the_camera_offers_only_possible_colours(make):
+    screen = make(players=("Anna",))
+    screen.submit(BallSeen("purple", 0, 0.9))
+    screen.submit(BallSeen("purple", 1, 0.9))
+    screen.submit(BallSeen("purple", 2, 0.9))  # a third purple: asked, not taken
+    screen.tap_ball(2)
+    pad = {b.colour: b.disabled for b in screen.pad.children if hasattr(b, "colour")}
+    assert pad.get("purple") is True and pad.get("blue") is False
+    screen.tap_colour("pink")
+    assert screen.state.tray[2] == "pink"
+
+
+def test_colouring_tallies_and_next_round(make):
+    screen = make(players=("Anna", "Ben"))
+    for name in ("Anna", "Ben"):
+        screen.submit(Predict(name, ("blue",)))
+    for i, col in enumerate(("blue", "blue", "green", "orange", "pink")):
+        screen.submit(BallSeen(col, i, 1.0))
+    screen.tap_ball(0)
+    screen.tap_ball(0)
+    assert screen.state.phase == "colour"
+    screen.select("Ben")
+    screen.tally("coins", 1)
+    screen.tally("pencils", 1)
+    assert screen.state.player("Ben").coins == 1
+    assert "1 coin  1 pencil" in texts(screen)
+    screen.next()
+    assert screen.state.round == 2 and screen.state.phase == "predict"
+    assert screen.selected == "Ben"  # the new leader
+    screen.undo()
+    assert screen.state.phase == "colour"
+
+
+def test_results_screen_names_the_winner(make, tmp_path):
+    screen = make(players=("Anna", "Ben"), board=3)
+    screen.submit(Tally("Ben", "coins", 5))
+    for _ in range(2):
+        for name in ("Anna", "Ben"):
+            screen.submit(Predict(name, ("blue",)))
+        for i, col in enumerate(("blue", "blue", "green", "orange", "pink")):
+            screen.submit(BallSeen(col, i, 1.0))
+        screen.tap_ball(0)
+        screen.tap_ball(0)
+        screen.next()
+    assert screen.state.phase == "tally"
+    screen.select("Anna")
+    screen.count("railways", 3)
+    screen.next()
+    assert GAME.is_over(screen.state)
+    shown = texts(screen)
+    assert "Ben wins!" in shown and "+1 railways" in shown
+    assert_not_blank(render_to_png(screen, tmp_path / "results.png"))
+
+
+def test_the_app_starts_color_milk_from_the_setup_screen(data_dir):
+    from companion.ui.app import Root
+
+    ctx = AppContext.open(data_dir)
+    try:
+        root = Root(ctx)
+        root.choose_game("color-milk")
+        root.get_screen("setup").start()
+        assert root.current == "game"
+        screen = root.get_screen("game")
+        assert type(screen).__module__ == "companion.games.color_milk.screen"
+        assert screen.state.board == 1
+    finally:
+        ctx.log.close()

@@ -1,0 +1,96 @@
+"""Real Kivy screens rendered headless at the Pi touchscreen's 800x480 and at 1280x720."""
+
+import pytest
+
+pytest.importorskip("kivy")
+
+from kivy.uix.label import Label  # noqa: E402
+
+from companion import games  # noqa: E402
+from companion.ui.app import Root  # noqa: E402
+from companion.ui.context import AppContext  # noqa: E402
+from companion.ui.render import render_to_png  # noqa: E402
+from companion.ui.widgets import MIN_TOUCH, BigButton  # noqa: E402
+
+pytestmark = pytest.mark.ui
+
+
+def texts(widget):
+    return [w.text for w in widget.walk() if isinstance(w, Label)]
+
+
+def assert_not_blank(path):
+    import cv2
+
+    img = cv2.imread(str(path))
+    assert img is not None and img.shape[:2] in {(480, 800), (720, 1280)}
+    assert img.std() > 20, "the screenshot is (nearly) one flat colour"
+
+
+def assert_touchable(widget):
+    for b in widget.walk():
+        if isinstance(b, BigButton) and b.opacity and b.height and not b.disabled:
+            assert b.width >= MIN_TOUCH and b.height >= MIN_TOUCH, (b.text, b.size)
+
+
+@pytest.fixture
+def root(data_dir):
+    ctx = AppContext.open(data_dir)
+    yield Root(ctx)
+    ctx.log.close()
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1280, 720)])
+def test_home_screen_shows_the_five_games(root, tmp_path, size):
+    path = render_to_png(root, tmp_path / "home.png", size)
+    shown = " ".join(texts(root.get_screen("home")))
+    for g in games.CATALOGUE:
+        assert g.title in shown
+    assert_not_blank(path)
+    assert_touchable(root.get_screen("home"))
+
+
+def test_player_setup_screen_seats_players(root, tmp_path):
+    root.choose_game("laser")
+    setup = root.get_screen("setup")
+    assert root.current == "setup"
+    path = render_to_png(root, tmp_path / "setup.png")
+    shown = texts(setup)
+    assert "Laser: who is playing?" in shown
+    names = [r.ids.name.text for r in setup.ids.rows.children]
+    assert sorted(names) == ["Anna", "Ben", "Chloe"]
+    setup.add_player()
+    setup.move_up(3)
+    setup._collect()
+    assert setup.names == ["Anna", "Ben", "David", "Chloe"]
+    assert_not_blank(path)
+    assert_touchable(setup)
+
+
+def test_setup_refuses_duplicate_names_with_a_message(root):
+    root.choose_game("laser")
+    setup = root.get_screen("setup")
+    setup.ids.rows.children[0].ids.name.text = "Anna"
+    setup.start()
+    assert root.current == "setup"
+    assert "different" in setup.error_text
+
+
+def test_starting_a_game_opens_its_screen_and_offers_resume(root, data_dir, tmp_path):
+    root.choose_game("elios")
+    setup = root.get_screen("setup")
+    setup.start()
+    assert root.current == "game", setup.error_text
+    render_to_png(root, tmp_path / "game.png")
+    root.current = "home"
+    home = root.get_screen("home")
+    home.refresh()
+    assert home.resume_text.startswith("Resume Elios")
+
+
+def test_settings_are_saved_at_once(root, data_dir):
+    screen = root.get_screen("settings")
+    screen.change(volume=0.3, mute=True)
+    again = AppContext.open(data_dir)
+    assert again.settings.volume == pytest.approx(0.3) and again.settings.mute
+    again.log.close()

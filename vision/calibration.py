@@ -1,0 +1,299 @@
+"""Calibration: colour prototypes, regions of interest and locked camera settings, as JSON.
+
+A calibration is learnt from a few labelled samples per colour, measured exactly as the
+readers measure (same segmentation, same white balance from the reference patch). It is saved
+atomically and only when accepted: until then the previous calibration stays in force, and the
+one before is kept beside it as `<name>.previous.json`. A damaged file raises CalibrationError
+with the reason and is never overwritten.
+"""
+
+from __future__ import annotations
+
+import csv
+import functools
+import json
+import os
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from vision.classifier import Classifier, Prototype, learn
+from vision.errors import CalibrationError
+
+FORMAT = "table-companion-calibration"
+VERSION = 1
+Rect = tuple[int, int, int, int]  # x, y, width, height in frame pixels
+ENDS = ("left", "right", "top", "bottom")
+
+
+@dataclass(frozen=True)
+class Calibration:
+    prototypes: tuple[Prototype, ...]
+    white_roi: Rect | None = None  # the reference patch; None = estimate white from the scene
+    tray_roi: Rect | None = None  # where balls come to rest
+    first_end: str = "left"  # the tray end where slot 0 stops (the far end from the mill)
+    ball_radius: tuple[float, float] = (8.0, 80.0)  # pixels, min and max
+    card_zones: tuple[tuple[str, Rect], ...] = ()  # (zone name, region)
+    card_area: tuple[float, float] = (400.0, 60000.0)  # pixels, min and max
+    frame_size: tuple[int, int] | None = None  # (width, height) the regions refer to
+    camera: Mapping[str, Any] = field(default_factory=dict)  # locked exposure, gains, ...
+
+    @functools.cached_property
+    def classifier(self) -> Classifier:
+        return Classifier(self.prototypes)
+
+    @property
+    def colours(self) -> tuple[str, ...]:
+        return tuple(sorted({p.colour for p in self.prototypes}))
+
+    def zone(self, name: str) -> Rect:
+        for z, rect in self.card_zones:
+            if z == name:
+                return rect
+        raise KeyError(name)
+
+
+# JSON ----------------------------------------------------------------------------------
+
+
+def to_json(cal: Calibration) -> dict[str, Any]:
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "prototypes": [
+            {"colour": p.colour, "lab": list(p.lab), "sigma": p.sigma, "samples": p.samples}
+            for p in cal.prototypes
+        ],
+        "white_roi": list(cal.white_roi) if cal.white_roi else None,
+        "tray_roi": list(cal.tray_roi) if cal.tray_roi else None,
+        "first_end": cal.first_end,
+        "ball_radius": list(cal.ball_radius),
+        "card_zones": {z: list(r) for z, r in cal.card_zones},
+        "card_area": list(cal.card_area),
+        "frame_size": list(cal.frame_size) if cal.frame_size else None,
+        "camera": dict(cal.camera),
+    }
+
+
+def _rect(value: Any, what: str) -> Rect | None:
+    if value is None:
+        return None
+    if (not isinstance(value, list) or len(value) != 4
+            or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+            or value[2] <= 0 or value[3] <= 0 or value[0] < 0 or value[1] < 0):
+        raise CalibrationError(f"{what} must be [x, y, width, height] in whole pixels, "
+                               f"got {value!r}")
+    return tuple(value)
+
+
+def _pair(value: Any, what: str) -> tuple[float, float]:
+    if (not isinstance(value, list) or len(value) != 2
+            or not all(isinstance(v, int | float) for v in value) or value[0] > value[1]):
+        raise CalibrationError(f"{what} must be [min, max], got {value!r}")
+    return (float(value[0]), float(value[1]))
+
+
+def from_json(data: Any) -> Calibration:
+    """Validate a parsed calibration document; every problem is a one-line CalibrationError."""
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise CalibrationError("not a Table Companion calibration (no 'format' marker)")
+    if data.get("version") != VERSION:
+        raise CalibrationError(f"calibration version {data.get('version')!r} is not supported "
+                               f"(expected {VERSION})")
+    protos = []
+    raw = data.get("prototypes")
+    if not isinstance(raw, list) or not raw:
+        raise CalibrationError("calibration has no colour prototypes")
+    for i, p in enumerate(raw):
+        try:
+            lab = tuple(float(v) for v in p["lab"])
+            sigma = float(p["sigma"])
+            colour = p["colour"]
+            samples = int(p.get("samples", 1))
+        except (KeyError, TypeError, ValueError):
+            raise CalibrationError(f"prototype #{i} is malformed: {p!r}") from None
+        if (not isinstance(colour, str) or not colour or len(lab) != 3 or not sigma > 0
+                or not all(np.isfinite(lab))):
+            raise CalibrationError(f"prototype #{i} is malformed: {p!r}")
+        protos.append(Prototype(colour, lab, sigma, samples))
+    zones = data.get("card_zones") or {}
+    if not isinstance(zones, dict):
+        raise CalibrationError("card_zones must map zone names to [x, y, width, height]")
+    first_end = data.get("first_end", "left")
+    if first_end not in ENDS:
+        raise CalibrationError(f"first_end must be one of {', '.join(ENDS)}, got {first_end!r}")
+    size = data.get("frame_size")
+    if size is not None and (not isinstance(size, list) or len(size) != 2
+                             or not all(isinstance(v, int) and v > 0 for v in size)):
+        raise CalibrationError(f"frame_size must be [width, height], got {size!r}")
+    camera = data.get("camera") or {}
+    if not isinstance(camera, dict):
+        raise CalibrationError("camera settings must be a JSON object")
+    return Calibration(
+        prototypes=tuple(protos),
+        white_roi=_rect(data.get("white_roi"), "white_roi"),
+        tray_roi=_rect(data.get("tray_roi"), "tray_roi"),
+        first_end=first_end,
+        ball_radius=_pair(data.get("ball_radius", [8, 80]), "ball_radius"),
+        card_zones=tuple((str(z), _rect(r, f"card zone {z!r}")) for z, r in zones.items()),
+        card_area=_pair(data.get("card_area", [400, 60000]), "card_area"),
+        frame_size=tuple(size) if size else None,
+        camera=camera,
+    )
+
+
+def load(path: str | Path) -> Calibration:
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise CalibrationError(f"no calibration file at {path}") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise CalibrationError(f"cannot read calibration {path}: {exc}") from None
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        raise CalibrationError(f"calibration {path} is damaged (not JSON: {exc})") from None
+    try:
+        return from_json(data)
+    except CalibrationError as exc:
+        raise CalibrationError(f"calibration {path} is damaged: {exc}") from None
+
+
+def save(path: str | Path, cal: Calibration) -> None:
+    """Write atomically: a power cut leaves the old file or the new one, never half of one."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    with open(tmp, "w", encoding="utf-8") as f:
+        json.dump(to_json(cal), f, indent=2)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+
+
+def previous_path(path: Path) -> Path:
+    return path.with_name(path.stem + ".previous" + path.suffix)
+
+
+class CalibrationStore:
+    """The calibration in force, and a proposed one that replaces it only when accepted.
+
+    `load()` falls back to the previous file when the current one is damaged, and says so in
+    `message`; the damaged file is left untouched for inspection until the next accept, which
+    keeps it as `<name>.damaged.json`.
+    """
+
+    def __init__(self, path: str | Path):
+        self.path = Path(path)
+        self.current: Calibration | None = None
+        self.pending: Calibration | None = None
+        self.message: str | None = None
+
+    def load(self) -> Calibration:
+        try:
+            self.current = load(self.path)
+            self.message = None
+        except CalibrationError as exc:
+            prev = previous_path(self.path)
+            if not self.path.exists() or not prev.exists():
+                raise
+            self.current = load(prev)  # raises too if that one is damaged as well
+            self.message = f"{exc}; using the previous calibration {prev.name}"
+        return self.current
+
+    def propose(self, cal: Calibration) -> None:
+        self.pending = cal
+
+    def discard(self) -> None:
+        self.pending = None
+
+    def accept(self) -> Calibration:
+        if self.pending is None:
+            raise CalibrationError("no new calibration to accept")
+        if self.path.exists():
+            try:
+                load(self.path)
+                os.replace(self.path, previous_path(self.path))
+            except CalibrationError:
+                os.replace(self.path, self.path.with_name(self.path.stem + ".damaged.json"))
+        save(self.path, self.pending)
+        self.current, self.pending, self.message = self.pending, None, None
+        return self.current
+
+
+# Learning from images -------------------------------------------------------------------
+
+
+def read_labels(csv_path: str | Path, images: str | Path) -> list[tuple[Path, str]]:
+    """(image path, label) rows of a `file,label` CSV; unlabelled rows are skipped."""
+    csv_path, images = Path(csv_path), Path(images)
+    try:
+        with open(csv_path, newline="", encoding="utf-8") as f:
+            rows = list(csv.DictReader(f))
+    except OSError as exc:
+        raise CalibrationError(f"cannot read labels {csv_path}: {exc.strerror}") from None
+    if not rows or "file" not in rows[0] or "label" not in rows[0]:
+        raise CalibrationError(f"labels {csv_path} must have a header 'file,label'")
+    out = []
+    for row in rows:
+        label = (row.get("label") or "").strip().lower()
+        if not label:
+            continue
+        p = images / row["file"].strip()
+        if not p.exists():
+            raise CalibrationError(f"labels {csv_path} lists {row['file']}, not found in {images}")
+        out.append((p, label))
+    if not out:
+        raise CalibrationError(f"labels {csv_path} has no labelled rows")
+    return out
+
+
+def calibrate_images(
+    labelled: Iterable[tuple[Any, str]], base: Calibration | None = None
+) -> Calibration:
+    """A calibration learnt from (image or path, label) pairs, one object per image.
+
+    The object is found automatically (the largest ball- or card-shaped object); `base`
+    supplies the regions of interest and camera settings to keep.
+    """
+    from vision.detect import find_objects, load_image
+
+    samples = []
+    for item, label in labelled:
+        frame = load_image(item) if isinstance(item, str | Path) else item
+        white_roi = base.white_roi if base else None
+        objects = find_objects(frame, white_roi)
+        if not objects:
+            raise CalibrationError(f"no object found in {item if isinstance(item, str | Path) else 'image'}")
+        samples.append((label, objects[0].lab))
+    protos = learn(samples)
+    if base is None:
+        return Calibration(prototypes=protos)
+    return replace(base, prototypes=protos)
+
+
+@functools.lru_cache(maxsize=4)
+def rendered_calibration(seed: int = 0) -> Calibration:
+    """A calibration learnt from rendered balls and cards under every light (for simulation)."""
+    from vision.render import rendered_samples, scene_calibration
+
+    samples = rendered_samples(seed)
+    protos = []
+    for kind in ("ball", "card"):  # a green ball and a green card are different materials
+        protos += learn((c, lab) for k, c, lab in samples if k == kind)
+    return replace(scene_calibration(), prototypes=tuple(protos))
+
+
+def labelled_subset(rows: Sequence[tuple[Path, str]], per_class: int) -> list[tuple[Path, str]]:
+    """The first `per_class` rows of each label (in the given order)."""
+    seen: dict[str, int] = {}
+    out = []
+    for p, label in rows:
+        if seen.get(label, 0) < per_class:
+            out.append((p, label))
+            seen[label] = seen.get(label, 0) + 1
+    return out

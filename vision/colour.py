@@ -1,0 +1,83 @@
+"""Colour measurement: white balance from a reference patch, CIELAB, robust object colour.
+
+Everything here works on small regions so a 640x480 frame costs a few milliseconds. Frames are
+OpenCV BGR uint8 arrays. Lab values use the CIE scale: L 0..100, a and b about -128..127.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+# The white patch is mapped to this grey level so highlights keep some headroom.
+PATCH_LEVEL = 0.9
+# Lightness weighs less than hue and chroma: shading changes L far more than a and b.
+L_WEIGHT = 0.5
+
+
+def quantiles(values: np.ndarray, qs: tuple[float, ...]) -> list[float]:
+    """Lower quantiles of a 1-D array by partial sort (np.percentile is slow on small arrays)."""
+    n = len(values)
+    ks = [min(n - 1, max(0, int(q * (n - 1)))) for q in qs]
+    part = np.partition(values, ks)
+    return [float(part[k]) for k in ks]
+
+
+def white_from_patch(frame: np.ndarray, roi: tuple[int, int, int, int]) -> np.ndarray:
+    """The BGR colour of the white/grey reference patch (x, y, w, h), glare and dirt trimmed."""
+    x, y, w, h = roi
+    patch = frame[y : y + h, x : x + w].reshape(-1, 3).astype(np.float32)
+    if patch.size == 0:
+        raise ValueError(f"white patch region {roi} lies outside the frame")
+    grey = patch.sum(axis=1)
+    lo, hi = quantiles(grey, (0.2, 0.9))
+    keep = patch[(grey >= lo) & (grey <= hi)]
+    if len(keep) == 0:
+        keep = patch
+    return np.maximum(keep.mean(axis=0), 1.0)
+
+
+def white_from_scene(frame: np.ndarray) -> np.ndarray:
+    """White estimated from the brightest neutral-ish pixels (for photos with no fixed patch)."""
+    small = frame[::6, ::6].reshape(-1, 3).astype(np.float32)
+    if len(small) == 0:
+        return np.ones(3, np.float32)
+    unclipped = small.max(axis=1) < 250
+    pool = small[unclipped] if unclipped.any() else small
+    gpool = pool.sum(axis=1)
+    top = pool[gpool >= quantiles(gpool, (0.75,))[0]]
+    return np.maximum(np.array([quantiles(top[:, c], (0.5,))[0] for c in range(3)]), 1.0)
+
+
+def to_lab(bgr: np.ndarray, white: np.ndarray) -> np.ndarray:
+    """White-balanced CIELAB (float32, same shape) of a BGR uint8 image or pixel list."""
+    scale = (PATCH_LEVEL / np.asarray(white, dtype=np.float32)).reshape(1, 1, 3)
+    img = bgr.reshape(-1, 1, 3) if bgr.ndim == 2 else bgr
+    balanced = np.clip(img.astype(np.float32) * scale, 0.0, 1.0)
+    lab = cv2.cvtColor(balanced, cv2.COLOR_BGR2Lab)
+    return lab.reshape(bgr.shape).astype(np.float32)
+
+
+def robust_colour(lab_pixels: np.ndarray) -> np.ndarray:
+    """Median Lab of an object's pixels with specular highlights and deep shadows dropped.
+
+    Highlights are the brightest, least saturated pixels; deep shadows the darkest. Both carry
+    the light's colour or nothing at all, not the object's.
+    """
+    px = lab_pixels.reshape(-1, 3)
+    if len(px) == 0:
+        raise ValueError("no pixels to measure")
+    lightness = px[:, 0]
+    lo, hi = quantiles(lightness, (0.15, 0.85))
+    chroma = np.abs(px[:, 1]) + np.abs(px[:, 2])
+    glare = (lightness > hi) & (chroma < quantiles(chroma, (0.5,))[0])
+    keep = (lightness >= lo) & (lightness <= hi) & ~glare
+    if keep.sum() < 5:
+        keep = np.ones(len(px), dtype=bool)
+    return np.median(px[keep], axis=0).astype(np.float32)
+
+
+def weighted(lab: np.ndarray) -> np.ndarray:
+    """Lab scaled so that Euclidean distance is the classifier's colour difference."""
+    w = np.array([L_WEIGHT, 1.0, 1.0], dtype=np.float32)
+    return np.asarray(lab, dtype=np.float32) * w
