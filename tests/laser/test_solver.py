@@ -252,15 +252,42 @@ def test_returned_moves_replay_legally_at_exactly_the_claimed_cost(seed, mode, c
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, 10**9), st.sampled_from([TEAM, COMPETITIVE]))
-def test_removing_a_card_never_raises_the_optimum(seed, mode):
+def test_removing_a_card_never_raises_the_optimum_when_products_may_wait(seed, mode):
     pos = random_position(random.Random(seed), mode, 3)
-    full = solve(pos, max_cost=10, totals=False).min_cost
+    full = solve(pos, max_cost=10, totals=False, straight_away=False).min_cost
     for i in range(3):
         fewer = Position(pos.mode, pos.tiles, pos.cat, pos.supply,
                          pos.cards[:i] + pos.cards[i + 1:], pos.floors)
-        less = solve(fewer, max_cost=10, totals=False).min_cost
+        less = solve(fewer, max_cost=10, totals=False, straight_away=False).min_cost
         if full is not None:
             assert less is not None and less <= full
+
+
+def test_straight_away_can_make_a_removed_card_cost_more():
+    """With the rulebook's "use it straight away", a card can let a mixed figure wait: here
+    the cyan made for the cyan card is mixed again two moves later. Without that card the
+    cyan must be used at once, and the best drops from 6 to 8, not below."""
+    data = {
+        "mode": "competitive",
+        "tiles": ["blue", "green", "magenta", None, "cyan", "magenta", "magenta", None, "red",
+                  "red", None, "green"],
+        "floors": ["carpet", "carpet", "wood", "ceramic", "ceramic", "wood", "wood", "carpet",
+                   "wood", "carpet", "ceramic", "ceramic"],
+        "cat": 10,
+        "supply": {"red": 2, "yellow": 2, "green": 1, "cyan": 2, "blue": 2, "magenta": 1},
+        "cards": [{"colour": "green", "floor": "carpet"}, {"colour": "red", "floor": "wood"},
+                  {"colour": "cyan", "floor": "carpet"}],
+    }
+    full = position_from_json(data)
+    fewer = position_from_json({**data, "cards": data["cards"][:2]})
+    assert solve(full).min_cost == 6
+    assert solve(fewer).min_cost == 8
+    assert solve(fewer, straight_away=False).min_cost == 6
+    # the 6-step plan without the cyan card leaves the cyan waiting
+    with pytest.raises(IllegalMove, match="straight away"):
+        replay(fewer, [mv("cat", 10, 8), mv("mix", 1, 0), mv("mix", 9, 11), mv("mix", 11, 0)])
+    assert replay(fewer, [mv("cat", 10, 8), mv("mix", 1, 0), mv("mix", 9, 11),
+                          mv("mix", 11, 0)], straight_away=False) == (6, 7)
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])

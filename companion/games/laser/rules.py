@@ -85,6 +85,7 @@ class LaserState:
     last_board: tuple | None = None
     last_cards: tuple[tuple[str, str | None], ...] = ()
     last_bid: int | None = None
+    ask_threshold: float = CARD_CONFIDENCE  # camera readings below this ask a person
 
 
 def _players_check(config: GameConfig, mode: str) -> None:
@@ -106,7 +107,9 @@ class LaserGame(GameBase):
     # set-up ---------------------------------------------------------------------------
     def initial_state(self, config: GameConfig) -> LaserState:
         opts = dict(config.options)
-        mode = opts.get("mode", TEAM if len(config.players) >= 3 else COMPETITIVE)
+        mode = opts.get("mode", "auto")
+        if mode == "auto":
+            mode = TEAM if len(config.players) >= 3 else COMPETITIVE
         if mode not in MODES:
             raise UsageError(f"mode must be 'team' or 'competitive', not {mode!r}")
         _players_check(config, mode)
@@ -114,6 +117,9 @@ class LaserGame(GameBase):
         if not isinstance(n_cards, int) or isinstance(n_cards, bool) or not 2 <= n_cards <= 6:
             raise UsageError("cards must be a whole number 2-6 (3+ is the harder game)")
         learning = bool(opts.get("learning", False))
+        threshold = opts.get("ask_threshold", CARD_CONFIDENCE)
+        if not isinstance(threshold, (int, float)) or not 0 <= threshold <= 1:
+            raise UsageError("ask_threshold must be a number 0-1")
         first = opts.get("first", 0)
         if isinstance(first, str):
             if first not in config.players:
@@ -131,6 +137,7 @@ class LaserGame(GameBase):
             penalties=(0,) * n,
             active=int(first) % n,
             bids=(None,) * n,
+            ask_threshold=float(threshold),
         )
 
     # reading --------------------------------------------------------------------------
@@ -272,7 +279,7 @@ class LaserGame(GameBase):
         if not (zone.startswith("centre") or zone.startswith("center")):
             raise IllegalMove(f"Laser reads cards in the centre, not in {ev.zone!r}")
         floor = zone.split(":", 1)[1] if ":" in zone else None
-        if ev.confidence < CARD_CONFIDENCE:
+        if ev.confidence < state.ask_threshold:
             return state, [
                 AskHuman(f"Is this prism card {ev.colour}? Tap the right colour.", COLOURS)
             ]
