@@ -33,7 +33,11 @@ def run(monkeypatch, capsys):
 def test_command_line_end_to_end():
     out = subprocess.run(
         [sys.executable, "-m", "companion", "solve", "laser"],
-        input=json.dumps(TEAM_EXAMPLE), capture_output=True, text=True, cwd=ROOT, timeout=60,
+        input=json.dumps(TEAM_EXAMPLE),
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
     )
     assert out.returncode == 0, out.stderr
     assert json.loads(out.stdout)["min_cost"] == 3

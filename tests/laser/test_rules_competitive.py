@@ -32,8 +32,10 @@ def test_competitive_cards_need_a_floor():
     with pytest.raises(IllegalMove, match="floor"):
         play(s, CardRevealed("yellow"))
     s2, cues = play(s, CardSeen("centre", "yellow", 0.99))
-    assert s2 == s and AskHuman("Which floor is on the yellow card?",
-                                ("wood", "carpet", "ceramic")) in cues
+    assert (
+        s2 == s
+        and AskHuman("Which floor is on the yellow card?", ("wood", "carpet", "ceramic")) in cues
+    )
     s3, _ = play(s, CardSeen("centre:wood", "yellow", 0.99))
     assert s3.cards == (("yellow", "wood"),)
 
@@ -79,8 +81,15 @@ def test_removed_count_is_proposed_from_the_solver_when_the_board_is_known():
     from .test_solver import COMP_EXAMPLE
 
     s, _ = reveal_comp(comp())
-    s, _ = play(s, BoardEntered(tuple(COMP_EXAMPLE["tiles"]), COMP_EXAMPLE["cat"],
-                                (2, 1, 2, 2, 2, 2), tuple(COMP_EXAMPLE["floors"])))
+    s, _ = play(
+        s,
+        BoardEntered(
+            tuple(COMP_EXAMPLE["tiles"]),
+            COMP_EXAMPLE["cat"],
+            (2, 1, 2, 2, 2, 2),
+            tuple(COMP_EXAMPLE["floors"]),
+        ),
+    )
     s, _ = play(s, BidPlaced("Tommy", 4))
     s, _ = expire(s)
     assert s.proposal == 4  # Tommy's 4 steps remove red, green, yellow, cyan

@@ -49,8 +49,11 @@ def shoot(screen, tmp_path, name):
 
 
 def buttons(screen, text=None):
-    return [b for b in screen.body.walk() if isinstance(b, BigButton)
-            and (text is None or b.text == text)]
+    return [
+        b
+        for b in screen.body.walk()
+        if isinstance(b, BigButton) and (text is None or b.text == text)
+    ]
 
 
 def tap(screen, text):
@@ -67,10 +70,12 @@ def assert_touchable(screen):
 
 def board_of(example):
     sup = example["supply"]
-    return BoardEntered(tuple(example["tiles"]), example["cat"],
-                        tuple(sup.get(c, 0) for c in
-                              ("red", "yellow", "green", "cyan", "blue", "magenta")),
-                        tuple(example["floors"]) if "floors" in example else None)
+    return BoardEntered(
+        tuple(example["tiles"]),
+        example["cat"],
+        tuple(sup.get(c, 0) for c in ("red", "yellow", "green", "cyan", "blue", "magenta")),
+        tuple(example["floors"]) if "floors" in example else None,
+    )
 
 
 def test_team_round_by_taps_with_the_bid_screen(data_dir, tmp_path):
@@ -98,8 +103,7 @@ def test_team_round_by_taps_with_the_bid_screen(data_dir, tmp_path):
 
 
 def test_competitive_clock_screen(data_dir, tmp_path):
-    screen, session, clock = make_screen(data_dir, ("Peter", "Tommy", "Suzie"),
-                                         mode="competitive")
+    screen, session, clock = make_screen(data_dir, ("Peter", "Tommy", "Suzie"), mode="competitive")
     tap(screen, "Y")
     assert not buttons(screen, "Wood")[0].disabled
     tap(screen, "Wood")
@@ -123,7 +127,8 @@ def test_competitive_clock_screen(data_dir, tmp_path):
 
 
 def test_demonstration_proposes_the_solver_count_and_the_referee_shows_the_optimum(
-        data_dir, tmp_path):
+    data_dir, tmp_path
+):
     screen, session, clock = make_screen(data_dir, ("Peter", "Tommy"), mode="competitive")
     session.submit(CardRevealed("yellow", "wood"))
     session.submit(CardRevealed("green", "carpet"))

@@ -33,8 +33,20 @@ from companion.games.laser.solver import (
 TEAM_EXAMPLE = {
     "mode": "team",
     "cat": 0,
-    "tiles": [None, "cyan", "cyan", "red", "green", "blue", "yellow", "magenta", "red",
-              "yellow", "red", "yellow"],
+    "tiles": [
+        None,
+        "cyan",
+        "cyan",
+        "red",
+        "green",
+        "blue",
+        "yellow",
+        "magenta",
+        "red",
+        "yellow",
+        "red",
+        "yellow",
+    ],
     "supply": {"red": 1, "yellow": 1, "green": 2, "cyan": 2, "blue": 2, "magenta": 2},
     "cards": [{"colour": "cyan"}, {"colour": "blue"}],
 }
@@ -45,10 +57,34 @@ TEAM_EXAMPLE = {
 COMP_EXAMPLE = {
     "mode": "competitive",
     "cat": 0,
-    "tiles": [None, "magenta", "yellow", "cyan", "yellow", "red", "magenta", "green", "cyan",
-              "blue", "red", "yellow"],
-    "floors": ["ceramic", "ceramic", "wood", "carpet", "ceramic", "wood", "carpet", "ceramic",
-               "wood", "carpet", "wood", "carpet"],
+    "tiles": [
+        None,
+        "magenta",
+        "yellow",
+        "cyan",
+        "yellow",
+        "red",
+        "magenta",
+        "green",
+        "cyan",
+        "blue",
+        "red",
+        "yellow",
+    ],
+    "floors": [
+        "ceramic",
+        "ceramic",
+        "wood",
+        "carpet",
+        "ceramic",
+        "wood",
+        "carpet",
+        "ceramic",
+        "wood",
+        "carpet",
+        "wood",
+        "carpet",
+    ],
     "supply": {"red": 2, "yellow": 1, "green": 2, "cyan": 2, "blue": 2, "magenta": 2},
     "cards": [{"colour": "yellow", "floor": "wood"}, {"colour": "green", "floor": "carpet"}],
 }
@@ -143,8 +179,10 @@ def test_replay_refuses_broken_solutions():
         ({"tiles": ["red"] * 11}, "12 tiles"),
         ({"tiles": ["red"] + [None] * 11, "cat": 0}, "under the cat"),
         ({"cards": [{"colour": "orange"}]}, "unknown card colour"),
-        ({"tiles": [None, "red", "red", "red", "red"] + [None] * 7,
-          "supply": {"red": 1}}, "5 red figures"),
+        (
+            {"tiles": [None, "red", "red", "red", "red"] + [None] * 7, "supply": {"red": 1}},
+            "5 red figures",
+        ),
         ({"supply": {"red": 3}}, "0-2"),
         ({"mode": "chess"}, "mode"),
         ({"cat": 12}, "cat"),
@@ -204,8 +242,9 @@ def oracle(pos: Position, limit: int, straight_away: bool = True) -> int | None:
                     op.remove(done[0])
                 else:
                     ow.add(d)
-                succ.append((distance(s, d), (tuple(t), tuple(sp), cat_used, tuple(op),
-                                              frozenset(ow))))
+                succ.append(
+                    (distance(s, d), (tuple(t), tuple(sp), cat_used, tuple(op), frozenset(ow)))
+                )
         if not cat_used and not (straight_away and owed):
             for t_ in range(TILES):
                 for c in set(open_):
@@ -214,8 +253,12 @@ def oracle(pos: Position, limit: int, straight_away: bool = True) -> int | None:
                         t[t_] = None
                         op = list(open_)
                         op.remove(c)
-                        succ.append((catk * distance(pos.cat, t_),
-                                     (tuple(t), supply, True, tuple(op), owed - {t_})))
+                        succ.append(
+                            (
+                                catk * distance(pos.cat, t_),
+                                (tuple(t), supply, True, tuple(op), owed - {t_}),
+                            )
+                        )
         for cost, ns in succ:
             if g + cost <= limit:
                 n += 1
@@ -256,8 +299,9 @@ def test_removing_a_card_never_raises_the_optimum_when_products_may_wait(seed, m
     pos = random_position(random.Random(seed), mode, 3)
     full = solve(pos, max_cost=10, totals=False, straight_away=False).min_cost
     for i in range(3):
-        fewer = Position(pos.mode, pos.tiles, pos.cat, pos.supply,
-                         pos.cards[:i] + pos.cards[i + 1:], pos.floors)
+        fewer = Position(
+            pos.mode, pos.tiles, pos.cat, pos.supply, pos.cards[:i] + pos.cards[i + 1 :], pos.floors
+        )
         less = solve(fewer, max_cost=10, totals=False, straight_away=False).min_cost
         if full is not None:
             assert less is not None and less <= full
@@ -269,14 +313,41 @@ def test_straight_away_can_make_a_removed_card_cost_more():
     cyan must be used at once, and the best drops from 6 to 8, not below."""
     data = {
         "mode": "competitive",
-        "tiles": ["blue", "green", "magenta", None, "cyan", "magenta", "magenta", None, "red",
-                  "red", None, "green"],
-        "floors": ["carpet", "carpet", "wood", "ceramic", "ceramic", "wood", "wood", "carpet",
-                   "wood", "carpet", "ceramic", "ceramic"],
+        "tiles": [
+            "blue",
+            "green",
+            "magenta",
+            None,
+            "cyan",
+            "magenta",
+            "magenta",
+            None,
+            "red",
+            "red",
+            None,
+            "green",
+        ],
+        "floors": [
+            "carpet",
+            "carpet",
+            "wood",
+            "ceramic",
+            "ceramic",
+            "wood",
+            "wood",
+            "carpet",
+            "wood",
+            "carpet",
+            "ceramic",
+            "ceramic",
+        ],
         "cat": 10,
         "supply": {"red": 2, "yellow": 2, "green": 1, "cyan": 2, "blue": 2, "magenta": 1},
-        "cards": [{"colour": "green", "floor": "carpet"}, {"colour": "red", "floor": "wood"},
-                  {"colour": "cyan", "floor": "carpet"}],
+        "cards": [
+            {"colour": "green", "floor": "carpet"},
+            {"colour": "red", "floor": "wood"},
+            {"colour": "cyan", "floor": "carpet"},
+        ],
     }
     full = position_from_json(data)
     fewer = position_from_json({**data, "cards": data["cards"][:2]})
@@ -286,13 +357,15 @@ def test_straight_away_can_make_a_removed_card_cost_more():
     # the 6-step plan without the cyan card leaves the cyan waiting
     with pytest.raises(IllegalMove, match="straight away"):
         replay(fewer, [mv("cat", 10, 8), mv("mix", 1, 0), mv("mix", 9, 11), mv("mix", 11, 0)])
-    assert replay(fewer, [mv("cat", 10, 8), mv("mix", 1, 0), mv("mix", 9, 11),
-                          mv("mix", 11, 0)], straight_away=False) == (6, 7)
+    assert replay(
+        fewer,
+        [mv("cat", 10, 8), mv("mix", 1, 0), mv("mix", 9, 11), mv("mix", 11, 0)],
+        straight_away=False,
+    ) == (6, 7)
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.integers(0, 10**9), st.sampled_from([TEAM, COMPETITIVE]),
-       st.integers(0, 5))
+@given(st.integers(0, 10**9), st.sampled_from([TEAM, COMPETITIVE]), st.integers(0, 5))
 def test_a_colour_with_no_figures_no_supply_and_no_mix_is_impossible(seed, mode, colour):
     pos = random_position(random.Random(seed), mode, 2)
     tiles = tuple(None if t == colour else t for t in pos.tiles)

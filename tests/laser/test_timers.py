@@ -25,8 +25,9 @@ def table(tmp_path):
         clock = FakeClock()
         heard = []
         log = GameLog(tmp_path / "games.sqlite3")
-        session = Session.start(GAME, log, GameConfig(players, options), clock=clock,
-                                sinks=[heard.append])
+        session = Session.start(
+            GAME, log, GameConfig(players, options), clock=clock, sinks=[heard.append]
+        )
         return session, clock, heard, log
 
     return start

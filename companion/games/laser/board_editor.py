@@ -19,8 +19,11 @@ from companion.ui.widgets import BigButton, ColourButton
 
 from .board import CARD_CAPACITY, COLOURS, COMPETITIVE, FLOORS, TILES
 
-FLOOR_TINT = {"wood": (0.55, 0.38, 0.22, 1), "carpet": (0.45, 0.30, 0.55, 1),
-              "ceramic": (0.75, 0.78, 0.80, 1)}
+FLOOR_TINT = {
+    "wood": (0.55, 0.38, 0.22, 1),
+    "carpet": (0.45, 0.30, 0.55, 1),
+    "ceramic": (0.75, 0.78, 0.80, 1),
+}
 FLOOR_LETTER = {"wood": "w", "carpet": "c", "ceramic": "e"}
 
 
@@ -78,8 +81,7 @@ class BoardCircle(Widget):
                 else:
                     tex = _texture(str(i), r * 0.5, colours.MUTED)
                 Color(1, 1, 1, 1)
-                Rectangle(texture=tex, pos=(x - tex.width / 2, y - tex.height / 2),
-                          size=tex.size)
+                Rectangle(texture=tex, pos=(x - tex.width / 2, y - tex.height / 2), size=tex.size)
                 if floor:
                     ft = _texture(FLOOR_LETTER[floor], r * 0.45)
                     Rectangle(texture=ft, pos=(x + r * 0.45, y - r), size=ft.size)
@@ -137,25 +139,44 @@ class BoardEditor(BoxLayout):
         if self.mode == COMPETITIVE:
             names.append(("floor", "Floors"))
         for key, text in names:
-            tools.add_widget(BigButton(
-                text=text, font_size="17sp",
-                tint=colours.ACCENT if self.tool == key else colours.BUTTON,
-                on_release=lambda _b, k=key: self._set_tool(k)))
+            tools.add_widget(
+                BigButton(
+                    text=text,
+                    font_size="17sp",
+                    tint=colours.ACCENT if self.tool == key else colours.BUTTON,
+                    on_release=lambda _b, k=key: self._set_tool(k),
+                )
+            )
         side.add_widget(tools)
         brush = GridLayout(cols=3, size_hint_y=None, height=dp(100), spacing=dp(3))
         for c in COLOURS:
-            brush.add_widget(ColourButton(colour=c, selected=c == self.brush,
-                                          on_release=lambda _b, c=c: self._set_brush(c)))
+            brush.add_widget(
+                ColourButton(
+                    colour=c,
+                    selected=c == self.brush,
+                    on_release=lambda _b, c=c: self._set_brush(c),
+                )
+            )
         side.add_widget(brush)
-        note = Label(text="Spare figures on the colour cards:",
-                     font_size="14sp", color=colours.MUTED, size_hint_y=None, height=dp(22))
+        note = Label(
+            text="Spare figures on the colour cards:",
+            font_size="14sp",
+            color=colours.MUTED,
+            size_hint_y=None,
+            height=dp(22),
+        )
         side.add_widget(note)
         spares = GridLayout(cols=3, spacing=dp(3))
         for i, c in enumerate(COLOURS):
-            spares.add_widget(BigButton(
-                tint=colours.rgba(c), color=colours.text_on(c), bold=True,
-                text=f"{colours.label(c)} {self.supply[i]}",
-                on_release=lambda _b, i=i: self._cycle_supply(i)))
+            spares.add_widget(
+                BigButton(
+                    tint=colours.rgba(c),
+                    color=colours.text_on(c),
+                    bold=True,
+                    text=f"{colours.label(c)} {self.supply[i]}",
+                    on_release=lambda _b, i=i: self._cycle_supply(i),
+                )
+            )
         side.add_widget(spares)
 
     def _set_tool(self, tool: str) -> None:

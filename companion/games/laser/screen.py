@@ -41,8 +41,8 @@ def _label(text: str, size: str = "18sp", colour=colours.TEXT, **kw) -> Label:
     return lab
 
 
-def _row(*widgets, height=ROW, spacing=dp(4)) -> BoxLayout:
-    box = BoxLayout(size_hint_y=None, height=height, spacing=spacing)
+def _row(*widgets, height=ROW, spacing=None) -> BoxLayout:
+    box = BoxLayout(size_hint_y=None, height=height, spacing=dp(4) if spacing is None else spacing)
     for w in widgets:
         box.add_widget(w)
     return box
@@ -115,28 +115,43 @@ class LaserScreen(base.GameScreen):
     def _draw_reveal(self, body) -> None:
         st = self.state
         left = st.n_cards - len(st.cards)
-        self._say(body, f"Reveal {left} more prism card{'s' if left > 1 else ''}: "
-                  "the camera reads them, or tap.")
+        self._say(
+            body,
+            f"Reveal {left} more prism card{'s' if left > 1 else ''}: "
+            "the camera reads them, or tap.",
+        )
         grid = GridLayout(cols=6, size_hint_y=None, height=ROW, spacing=dp(4))
         for c in COLOURS:
-            grid.add_widget(ColourButton(colour=c, selected=c == self.pending_colour,
-                                         on_release=lambda _b, c=c: self._tap_colour(c)))
+            grid.add_widget(
+                ColourButton(
+                    colour=c,
+                    selected=c == self.pending_colour,
+                    on_release=lambda _b, c=c: self._tap_colour(c),
+                )
+            )
         body.add_widget(grid)
         if st.mode == COMPETITIVE:
             floors = _row()
             for f in FLOORS:
-                floors.add_widget(BigButton(text=f.title(), disabled=self.pending_colour is None,
-                                            on_release=lambda _b, f=f: self._tap_floor(f)))
+                floors.add_widget(
+                    BigButton(
+                        text=f.title(),
+                        disabled=self.pending_colour is None,
+                        on_release=lambda _b, f=f: self._tap_floor(f),
+                    )
+                )
             body.add_widget(floors)
         tools = _row()
         tools.add_widget(BigButton(text="Enter board", on_release=lambda _b: self._open_editor()))
         if st.last_board is not None and st.last_cards:
-            tools.add_widget(BigButton(text="Referee: last round",
-                                       on_release=lambda _b: self._toggle_referee()))
+            tools.add_widget(
+                BigButton(text="Referee: last round", on_release=lambda _b: self._toggle_referee())
+            )
         body.add_widget(tools)
         if st.last:
-            body.add_widget(_label(" ".join(st.last), "16sp", colours.MUTED, size_hint_y=None,
-                                   height=dp(26)))
+            body.add_widget(
+                _label(" ".join(st.last), "16sp", colours.MUTED, size_hint_y=None, height=dp(26))
+            )
         body.add_widget(Label())
 
     def _tap_colour(self, colour: str) -> None:
@@ -163,20 +178,27 @@ class LaserScreen(base.GameScreen):
         pos = self.session.game.position(st, st.last_board, st.last_cards)
         sol = solve(pos, totals=False)
         if sol.min_cost is None:
-            return ("Referee: no solution within 20 MP"
-                    + (" - it was impossible." if sol.impossible else "."))
+            return "Referee: no solution within 20 MP" + (
+                " - it was impossible." if sol.impossible else "."
+            )
         bid = f" (bid {st.last_bid})" if st.last_bid is not None else ""
         lines = [f"Referee: best {sol.min_cost} MP{bid}, removes {sol.removed} figures"]
         lines += [f"  {i}. {m.describe()}" for i, m in enumerate(sol.moves, 1)]
         return "\n".join(lines)
 
     def _draw_referee(self, body) -> None:
-        body.add_widget(_label(" ".join(self.state.last), "17sp", colours.MUTED,
-                               size_hint_y=None, height=dp(28)))
+        body.add_widget(
+            _label(
+                " ".join(self.state.last), "17sp", colours.MUTED, size_hint_y=None, height=dp(28)
+            )
+        )
         body.add_widget(self._referee_panel())
         body.add_widget(Label())
-        body.add_widget(_row(BigButton(text="Back", on_release=lambda _b: self._toggle_referee()),
-                             height=dp(52)))
+        body.add_widget(
+            _row(
+                BigButton(text="Back", on_release=lambda _b: self._toggle_referee()), height=dp(52)
+            )
+        )
 
     def _referee_panel(self) -> Label:
         text = self.referee_text()
@@ -187,12 +209,21 @@ class LaserScreen(base.GameScreen):
     # team ---------------------------------------------------------------------------
     def _draw_planning(self, body) -> None:
         st = self.state
-        body.add_widget(_label(f"{st.players[st.active]} is active. Plan in silence: how "
-                               "many steps for all the cards?", "20sp", size_hint_y=None,
-                               height=dp(64)))
-        body.add_widget(_row(
-            BigButton(text="Everyone ready", on_release=lambda _b: self._next()),
-            self._impossible_button()))
+        body.add_widget(
+            _label(
+                f"{st.players[st.active]} is active. Plan in silence: how "
+                "many steps for all the cards?",
+                "20sp",
+                size_hint_y=None,
+                height=dp(64),
+            )
+        )
+        body.add_widget(
+            _row(
+                BigButton(text="Everyone ready", on_release=lambda _b: self._next()),
+                self._impossible_button(),
+            )
+        )
         body.add_widget(Label())
 
     def _next(self) -> None:
@@ -201,8 +232,11 @@ class LaserScreen(base.GameScreen):
         self.submit(ButtonPressed("next"))
 
     def _impossible_button(self) -> BigButton:
-        return BigButton(text="Impossible!", tint=colours.DANGER,
-                         on_release=lambda _b: self.submit(ImpossibleClaimed(None)))
+        return BigButton(
+            text="Impossible!",
+            tint=colours.DANGER,
+            on_release=lambda _b: self.submit(ImpossibleClaimed(None)),
+        )
 
     def _draw_bids(self, body) -> None:
         st = self.state
@@ -214,10 +248,14 @@ class LaserScreen(base.GameScreen):
             active = " *" if seat == st.active else ""
             row.add_widget(_label(name + active, "17sp", size_hint_x=None, width=dp(84)))
             for b in range(TEAM_BID_MIN, TEAM_BID_MAX + 1):
-                btn = BigButton(text=str(b), font_size="20sp", size_hint_x=None,
-                                width=MIN_TOUCH,
-                                tint=colours.ACCENT if st.bids[seat] == b else colours.BUTTON,
-                                on_release=lambda _b, p=name, b=b: self.submit(BidPlaced(p, b)))
+                btn = BigButton(
+                    text=str(b),
+                    font_size="20sp",
+                    size_hint_x=None,
+                    width=MIN_TOUCH,
+                    tint=colours.ACCENT if st.bids[seat] == b else colours.BUTTON,
+                    on_release=lambda _b, p=name, b=b: self.submit(BidPlaced(p, b)),
+                )
                 row.add_widget(btn)
             rows.add_widget(row)
         scroll = ScrollView(do_scroll_x=False)
@@ -227,14 +265,23 @@ class LaserScreen(base.GameScreen):
 
     def _draw_choosing(self, body) -> None:
         st = self.state
-        body.add_widget(_label(f"{st.players[st.active]} bid {st.bids[st.active]}: choose your "
-                               "teammate among the closest bids.", "19sp", size_hint_y=None,
-                               height=dp(60)))
+        body.add_widget(
+            _label(
+                f"{st.players[st.active]} bid {st.bids[st.active]}: choose your "
+                "teammate among the closest bids.",
+                "19sp",
+                size_hint_y=None,
+                height=dp(60),
+            )
+        )
         row = _row()
         for i in st.candidates:
-            row.add_widget(BigButton(
-                text=f"{st.players[i]} ({st.bids[i]})",
-                on_release=lambda _b, p=st.players[i]: self.submit(TeammateChosen(p))))
+            row.add_widget(
+                BigButton(
+                    text=f"{st.players[i]} ({st.bids[i]})",
+                    on_release=lambda _b, p=st.players[i]: self.submit(TeammateChosen(p)),
+                )
+            )
         body.add_widget(row)
         body.add_widget(Label())
 
@@ -242,8 +289,7 @@ class LaserScreen(base.GameScreen):
         st = self.state
         if st.mode == TEAM:
             a, m, bid = st.players[st.active], st.players[st.mate], st.bids[st.active]
-            text = (f"{a} + {m}: exactly {bid} MP, {a} starts.\n"
-                    "Take turns, no talking!")
+            text = f"{a} + {m}: exactly {bid} MP, {a} starts.\nTake turns, no talking!"
         else:
             text = ""
         body.add_widget(_label(text, "22sp", size_hint_y=None, height=dp(80)))
@@ -254,17 +300,32 @@ class LaserScreen(base.GameScreen):
         if st.mode == COMPETITIVE:
             self._draw_demonstration(body)
             return
-        body.add_widget(_label("Time! Did the team complete every card with exactly the "
-                               "bid?", "20sp", size_hint_y=None, height=dp(60)))
+        body.add_widget(
+            _label(
+                "Time! Did the team complete every card with exactly the bid?",
+                "20sp",
+                size_hint_y=None,
+                height=dp(60),
+            )
+        )
         self._verdict_buttons(body)
 
     def _verdict_buttons(self, body, success_text="Done in time") -> None:
-        body.add_widget(_row(
-            BigButton(text=success_text, tint=colours.OK,
-                      on_release=lambda _b: self.submit(RoundResult(True))),
-            BigButton(text="Failed", tint=colours.DANGER,
-                      on_release=lambda _b: self.submit(RoundResult(False))),
-            height=dp(64)))
+        body.add_widget(
+            _row(
+                BigButton(
+                    text=success_text,
+                    tint=colours.OK,
+                    on_release=lambda _b: self.submit(RoundResult(True)),
+                ),
+                BigButton(
+                    text="Failed",
+                    tint=colours.DANGER,
+                    on_release=lambda _b: self.submit(RoundResult(False)),
+                ),
+                height=dp(64),
+            )
+        )
         body.add_widget(Label())
 
     # competitive --------------------------------------------------------------------
@@ -289,19 +350,26 @@ class LaserScreen(base.GameScreen):
     def _draw_challenge(self, body) -> None:
         st = self.state
         if st.claimer is None:
-            body.add_widget(_label("Who grabbed the cat?", "18sp", size_hint_y=None,
-                                   height=dp(28)))
+            body.add_widget(_label("Who grabbed the cat?", "18sp", size_hint_y=None, height=dp(28)))
             row = _row()
             for p in st.players:
-                row.add_widget(BigButton(text=p, on_release=lambda _b, p=p: self.submit(
-                    ClaimerNamed(p))))
+                row.add_widget(
+                    BigButton(text=p, on_release=lambda _b, p=p: self.submit(ClaimerNamed(p)))
+                )
             body.add_widget(row)
         who = st.players[st.claimer] if st.claimer is not None else "Someone"
         best = f" Lowest: {st.players[st.best[0]]} {st.best[1]}." if st.best else ""
-        body.add_widget(_label(f"{who} says Impossible! Bid steps to prove it wrong.{best}",
-                               "18sp", size_hint_y=None, height=dp(30)))
-        self._bid_pad(body, below=st.best[1] if st.best else None,
-                      exclude=st.claimer, team=st.mode == TEAM)
+        body.add_widget(
+            _label(
+                f"{who} says Impossible! Bid steps to prove it wrong.{best}",
+                "18sp",
+                size_hint_y=None,
+                height=dp(30),
+            )
+        )
+        self._bid_pad(
+            body, below=st.best[1] if st.best else None, exclude=st.claimer, team=st.mode == TEAM
+        )
 
     def _bid_pad(self, body, below, exclude=None, team=False) -> None:
         st = self.state
@@ -309,17 +377,25 @@ class LaserScreen(base.GameScreen):
         for seat, p in enumerate(st.players):
             if seat == exclude:
                 continue
-            players.add_widget(BigButton(
-                text=p, tint=colours.ACCENT if p == self.picked_player else colours.BUTTON,
-                on_release=lambda _b, p=p: self._pick_player(p)))
+            players.add_widget(
+                BigButton(
+                    text=p,
+                    tint=colours.ACCENT if p == self.picked_player else colours.BUTTON,
+                    on_release=lambda _b, p=p: self._pick_player(p),
+                )
+            )
         body.add_widget(players)
         numbers = range(TEAM_BID_MIN, TEAM_BID_MAX + 1) if team else COMPETITIVE_BIDS
         grid = GridLayout(cols=8, spacing=dp(3), size_hint_y=None, height=ROW * 2 + dp(3))
         for n in numbers:
-            grid.add_widget(BigButton(
-                text=str(n), font_size="22sp",
-                disabled=self.picked_player is None or (below is not None and n >= below),
-                on_release=lambda _b, n=n: self._bid(n)))
+            grid.add_widget(
+                BigButton(
+                    text=str(n),
+                    font_size="22sp",
+                    disabled=self.picked_player is None or (below is not None and n >= below),
+                    on_release=lambda _b, n=n: self._bid(n),
+                )
+            )
         body.add_widget(grid)
 
     def _pick_player(self, player: str) -> None:
@@ -335,20 +411,40 @@ class LaserScreen(base.GameScreen):
         seat, bid = st.best
         name = st.players[seat]
         timed = st.phase == "demonstration"
-        body.add_widget(_label(f"{name}: show it in exactly {bid} steps" +
-                               ("!" if timed else ". Time is up: did it work?"), "21sp",
-                               size_hint_y=None, height=dp(40)))
-        hint = (f"The solver says {bid} steps can remove {st.proposal} figures."
-                if st.proposal is not None else "Tap how many figures were removed:")
+        body.add_widget(
+            _label(
+                f"{name}: show it in exactly {bid} steps"
+                + ("!" if timed else ". Time is up: did it work?"),
+                "21sp",
+                size_hint_y=None,
+                height=dp(40),
+            )
+        )
+        hint = (
+            f"The solver says {bid} steps can remove {st.proposal} figures."
+            if st.proposal is not None
+            else "Tap how many figures were removed:"
+        )
         body.add_widget(_label(hint, "17sp", colours.MUTED, size_hint_y=None, height=dp(28)))
         grid = GridLayout(cols=8, spacing=dp(3), size_hint_y=None, height=ROW * 2 + dp(3))
         for n in range(1, 17):
-            grid.add_widget(BigButton(
-                text=str(n), tint=colours.OK if n == st.proposal else colours.BUTTON,
-                on_release=lambda _b, n=n: self.submit(RoundResult(True, n))))
+            grid.add_widget(
+                BigButton(
+                    text=str(n),
+                    tint=colours.OK if n == st.proposal else colours.BUTTON,
+                    on_release=lambda _b, n=n: self.submit(RoundResult(True, n)),
+                )
+            )
         body.add_widget(grid)
-        body.add_widget(_row(BigButton(text="Failed: X", tint=colours.DANGER,
-                                       on_release=lambda _b: self.submit(RoundResult(False)))))
+        body.add_widget(
+            _row(
+                BigButton(
+                    text="Failed: X",
+                    tint=colours.DANGER,
+                    on_release=lambda _b: self.submit(RoundResult(False)),
+                )
+            )
+        )
         body.add_widget(Label())
 
     # Impossible! ------------------------------------------------------------------------
@@ -365,12 +461,12 @@ class LaserScreen(base.GameScreen):
     _draw_proof_verdict = _draw_proof
 
     def _draw_who(self, body) -> None:
-        body.add_widget(_label("Who grabbed the cat?", "20sp", size_hint_y=None,
-                               height=dp(40)))
+        body.add_widget(_label("Who grabbed the cat?", "20sp", size_hint_y=None, height=dp(40)))
         row = _row()
         for p in self.state.players:
-            row.add_widget(BigButton(text=p,
-                                     on_release=lambda _b, p=p: self.submit(ClaimerNamed(p))))
+            row.add_widget(
+                BigButton(text=p, on_release=lambda _b, p=p: self.submit(ClaimerNamed(p)))
+            )
         body.add_widget(row)
         body.add_widget(Label())
 
@@ -379,8 +475,15 @@ class LaserScreen(base.GameScreen):
         winners = " and ".join(game.winners(self.state))
         body.add_widget(_label(f"{winners} won!", "30sp", size_hint_y=None, height=dp(60)))
         if self.state.last:
-            body.add_widget(_label(" ".join(self.state.last), "17sp", colours.MUTED,
-                                   size_hint_y=None, height=dp(30)))
+            body.add_widget(
+                _label(
+                    " ".join(self.state.last),
+                    "17sp",
+                    colours.MUTED,
+                    size_hint_y=None,
+                    height=dp(30),
+                )
+            )
         if self.state.last_board is not None and self.state.last_cards:
             body.add_widget(self._referee_panel())
         body.add_widget(Label())
@@ -393,10 +496,13 @@ class LaserScreen(base.GameScreen):
 
     def _draw_editor(self, body) -> None:
         body.add_widget(self.editor)
-        body.add_widget(_row(
-            BigButton(text="Save board", tint=colours.OK, on_release=lambda _b: self._save()),
-            BigButton(text="Cancel", on_release=lambda _b: self._close_editor()),
-            height=dp(54)))
+        body.add_widget(
+            _row(
+                BigButton(text="Save board", tint=colours.OK, on_release=lambda _b: self._save()),
+                BigButton(text="Cancel", on_release=lambda _b: self._close_editor()),
+                height=dp(54),
+            )
+        )
 
     def _save(self) -> None:
         tiles, floors, cat, supply = self.editor.board()
