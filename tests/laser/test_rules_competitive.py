@@ -155,3 +155,18 @@ def test_first_to_fifteen_wins_at_once():
     s, _ = play(s, RoundResult(True, removed=3))
     assert GAME.is_over(s) and GAME.winners(s) == ("Tommy",)
     assert GAME.timer(s) is None
+
+
+def test_removed_proposal_at_the_optimum_and_a_little_above_only():
+    from companion.games.laser.board import position_from_json
+    from companion.games.laser.rules import PROPOSAL_SLACK, propose_removed
+    from companion.games.laser.solver import max_removed_for, solve
+
+    from .test_solver import COMP_EXAMPLE
+
+    pos = position_from_json(COMP_EXAMPLE)
+    best = solve(pos)
+    assert propose_removed(pos, best.min_cost) == best.max_removed
+    assert propose_removed(pos, 4) == max_removed_for(pos, 4) == 4
+    assert propose_removed(pos, best.min_cost - 1) is None
+    assert propose_removed(pos, best.min_cost + PROPOSAL_SLACK + 1) is None

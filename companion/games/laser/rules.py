@@ -524,9 +524,7 @@ class LaserGame(GameBase):
         proposal = None
         pos = self.position(state)
         if pos is not None:
-            from .solver import max_removed_for
-
-            proposal = max_removed_for(pos, bid)
+            proposal = propose_removed(pos, bid)
         new = self._timed(state, "demonstration", proposal=proposal)
         name = state.players[seat]
         cues = cues + [self._started(new, seat), Announce(f"{name}: show it in {bid} steps!")]
@@ -625,6 +623,22 @@ class LaserGame(GameBase):
                 Announce("Refill the colour cards, then reveal new prism cards."),
             ]
         return new, cues
+
+
+PROPOSAL_SLACK = 3  # bids this far above the optimum still get a proposal (time grows fast)
+
+
+def propose_removed(pos: Position, bid: int) -> int | None:
+    """The most figures a solution of exactly `bid` steps removes, when the solver can say
+    quickly: at the optimum (one A* search) or up to PROPOSAL_SLACK above it."""
+    from .solver import max_removed_for, solve
+
+    sol = solve(pos, totals=False)
+    if sol.min_cost is None or bid < sol.min_cost or bid > sol.min_cost + PROPOSAL_SLACK:
+        return None
+    if bid == sol.min_cost:
+        return sol.max_removed
+    return max_removed_for(pos, bid)
 
 
 def _take_x(players, seat: int, scores: list[int], xs: list[int], pens: list[int]) -> list[Cue]:
