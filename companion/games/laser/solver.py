@@ -148,6 +148,9 @@ class _Search:
             [floors is None or k.floor is None or floors[t] == k.floor for t in range(TILES)]
             for k in self.kinds
         ]
+        self.kcol = [k.colour for k in self.kinds]
+        self.kmask = [sum(1 << t for t in range(TILES) if m[t]) for m in self.match]
+        self.anywhere = [all(m) for m in self.match]
         self.start: State = (
             tuple(-1 if t is None else t for t in pos.tiles),
             tuple(pos.supply),
@@ -249,54 +252,63 @@ class _Search:
         if not open_:
             return 0 if not owed else INF
         at: list[list[int]] = [[], [], [], [], [], []]
-        occupied = []
+        occ = 0
         for t in range(TILES):
             c = tiles[t]
             if c >= 0:
                 at[c].append(t)
-                occupied.append(t)
+                occ |= 1 << t
         # colours that could ever be on the board (ignoring counts and distances)
-        have = [bool(at[c]) for c in range(6)]
-        grew = True
-        while grew:
-            grew = False
-            for c in range(6):
-                if not have[c] and supply[c] and have[(c - 1) % 6] and have[(c + 1) % 6]:
-                    have[c] = grew = True
-        kinds, match, floors = self.kinds, self.match, self.floors
-        open_colours = {kinds[k].colour for k in open_}
+        have = [bool(at[0]), bool(at[1]), bool(at[2]), bool(at[3]), bool(at[4]), bool(at[5])]
+        if not all(have):
+            grew = True
+            while grew:
+                grew = False
+                for c in range(6):
+                    if not have[c] and supply[c] and have[(c - 1) % 6] and have[(c + 1) % 6]:
+                        have[c] = grew = True
+        match, kcol, kmask, anywhere = self.match, self.kcol, self.kmask, self.anywhere
+        open_colours = {kcol[k] for k in open_}
+        dist = _DIST
+        catk = self.catk
         total, saving = 0, 0
+        last = len(open_) - 1
         for i, k in enumerate(open_):
-            card = kinds[k]
-            x = card.colour
-            pa, pb = parents(x)
-            if supply[x] and have[pa] and have[pb] and any(match[k][t] for t in occupied):
-                direct = INF
-                for a in at[pa]:
-                    for b in at[pb]:
-                        d = _DIST[a][b]
-                        if d < direct and (floors is None or match[k][a] or match[k][b]):
-                            direct = d
-                shared = pa in open_colours or pb in open_colours
-                if direct == 1 or shared:
-                    m = 1
-                elif direct == 2:
-                    m = 2
+            x = kcol[k]
+            pa, pb = (x - 1) % 6, (x + 1) % 6
+            if supply[x] and have[pa] and have[pb] and occ & kmask[k]:
+                if pa in open_colours or pb in open_colours:
+                    m = 1  # that card's figure may be this one's parent
                 else:
-                    m = min(direct, self._two_mixes(at, supply, k, pa, pb), 3)
+                    direct = INF
+                    mk = match[k]
+                    free = anywhere[k]
+                    for a in at[pa]:
+                        da = dist[a]
+                        for b in at[pb]:
+                            d = da[b]
+                            if d < direct and (free or mk[a] or mk[b]):
+                                direct = d
+                    if direct <= 2:
+                        m = direct
+                    else:
+                        m = min(direct, self._two_mixes(at, supply, k, pa, pb), 3)
             else:
                 m = INF
-            c = INF
             if cat >= 0:
+                c = INF
+                mk = match[k]
+                dc = dist[cat]
                 for t in at[x]:
-                    if match[k][t]:
-                        c = min(c, _DIST[cat][t] * self.catk)
-                twin = (i > 0 and open_[i - 1] == k) or (i + 1 < len(open_) and open_[i + 1] == k)
-                if twin and supply[x]:
-                    c = min(c, self.catk)
+                    if mk[t] and dc[t] * catk < c:
+                        c = dc[t] * catk
+                if supply[x] and (
+                    (i > 0 and open_[i - 1] == k) or (i < last and open_[i + 1] == k)
+                ):
+                    c = min(c, catk)  # the cat may take the twin card's placed figure
+                if m - c > saving:
+                    saving = m - c
             total += m
-            if m - c > saving:
-                saving = m - c
         bound = total - saving
         if bound >= INF:
             return INF
@@ -310,10 +322,13 @@ class _Search:
             # partner (a partner mixed later could be closer when products may wait)
             step = 1
             if self.straight_away:
-                step = min(
-                    (_DIST[head][u] for q in _PARTNERS[p] if supply[_MIX[p][q]] for u in at[q]),
-                    default=INF,
-                )
+                step = INF
+                dh = dist[head]
+                for q in _PARTNERS[p]:
+                    if supply[_MIX[p][q]]:
+                        for u in at[q]:
+                            if dh[u] < step:
+                                step = dh[u]
             if step + need - 1 > bound:
                 bound = step + need - 1
         return bound if bound < INF else INF
