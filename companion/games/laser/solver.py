@@ -277,22 +277,21 @@ class _Search:
             x = kcol[k]
             pa, pb = (x - 1) % 6, (x + 1) % 6
             if supply[x] and have[pa] and have[pb] and occ & kmask[k]:
-                if pa in open_colours or pb in open_colours:
-                    m = 1  # that card's figure may be this one's parent
+                direct = INF
+                mk = match[k]
+                free = anywhere[k]
+                for a in at[pa]:
+                    da = dist[a]
+                    for b in at[pb]:
+                        d = da[b]
+                        if d < direct and (free or mk[a] or mk[b]):
+                            direct = d
+                if direct <= 2:
+                    m = direct
                 else:
-                    direct = INF
-                    mk = match[k]
-                    free = anywhere[k]
-                    for a in at[pa]:
-                        da = dist[a]
-                        for b in at[pb]:
-                            d = da[b]
-                            if d < direct and (free or mk[a] or mk[b]):
-                                direct = d
-                    if direct <= 2:
-                        m = direct
-                    else:
-                        m = min(direct, self._two_mixes(at, supply, k, pa, pb), 3)
+                    m = min(direct, self._two_mixes(at, supply, k, pa, pb), 3)
+                if m > 1 and (pa in open_colours or pb in open_colours):
+                    m = min(m, self._via_card(s, at, occ, k, pa, pb, open_colours))
             else:
                 m = INF
             if cat >= 0:
@@ -332,6 +331,28 @@ class _Search:
             if step + need - 1 > bound:
                 bound = step + need - 1
         return bound if bound < INF else INF
+
+    def _via_card(self, s: State, at, occ: int, k: int, pa: int, pb: int, open_colours) -> int:
+        """Bound for completing card k with another open card's figure as one parent: that
+        figure will stand on an occupied tile with its card's floor; the other parent comes
+        from a figure there now, or is made first (one more move)."""
+        mk, free = self.match[k], self.anywhere[k]
+        best = INF
+        for j in set(s[3]):
+            sc = self.kcol[j]
+            if j == k or sc not in (pa, pb):
+                continue
+            q = pb if sc == pa else pa
+            if q in open_colours:
+                return 1
+            best = min(best, 2)
+            spots = [t for t in range(TILES) if occ >> t & 1 and self.match[j][t]]
+            for t in spots:
+                dt = _DIST[t]
+                for u in at[q]:
+                    if u != t and dt[u] < best and (free or mk[t] or mk[u]):
+                        best = dt[u]
+        return best
 
     def _two_mixes(self, at, supply, k: int, pa: int, pb: int) -> int:
         """Cheapest two-mix chain placing card k's colour (figures may be reused): the first
