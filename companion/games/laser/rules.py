@@ -216,14 +216,35 @@ class LaserGame(GameBase):
                 for b in range(TEAM_BID_MIN, TEAM_BID_MAX + 1)
             ]
         if ph in ("thinking", "bidding", "challenge"):
-            top = state.best[1] - 1 if (state.best and ph == "bidding") else 20
-            out += [BidPlaced(p, b) for p in state.players for b in range(1, top + 1)]
+            lo, hi = (
+                (TEAM_BID_MIN, TEAM_BID_MAX)
+                if (ph == "challenge" and state.mode == TEAM)
+                else (1, 20)
+            )
+            if state.best is not None and ph != "thinking":
+                hi = min(hi, state.best[1] - 1)
+            out += [
+                BidPlaced(p, b)
+                for i, p in enumerate(state.players)
+                if not (ph == "challenge" and i == state.claimer)
+                for b in range(lo, hi + 1)
+            ]
         if ph == "thinking":
             out.append(ButtonPressed("bid"))
+        if ph == "challenge" and state.claimer is None:
+            out += [
+                ClaimerNamed(p)
+                for i, p in enumerate(state.players)
+                if not (state.best and state.best[0] == i)
+            ]
         if ph == "choosing":
             out += [TeammateChosen(state.players[i]) for i in state.candidates]
         if ph in ("mixing", "verdict", "demonstration", "proof", "proof-verdict"):
-            out += [RoundResult(True), RoundResult(False)]
+            if state.mode == COMPETITIVE and ph in ("demonstration", "verdict"):
+                out += [RoundResult(True, n) for n in range(1, 17)]
+            else:
+                out.append(RoundResult(True))
+            out.append(RoundResult(False))
         if ph == "who":
             out += [ClaimerNamed(p) for p in state.players]
         return tuple(out)
