@@ -293,7 +293,7 @@ def test_returned_moves_replay_legally_at_exactly_the_claimed_cost(seed, mode, c
     assert sol.removed <= sol.max_removed
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, 10**9), st.sampled_from([TEAM, COMPETITIVE]))
 def test_removing_a_card_never_raises_the_optimum_when_products_may_wait(seed, mode):
     pos = random_position(random.Random(seed), mode, 3)
