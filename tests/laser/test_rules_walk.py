@@ -12,8 +12,9 @@ from companion.games.laser.rules import WIN_POINTS
 
 
 @pytest.mark.parametrize("seed", range(6))
-@pytest.mark.parametrize("mode, players", [("team", 3), ("team", 7), ("competitive", 2),
-                                           ("competitive", 4)])
+@pytest.mark.parametrize(
+    "mode, players", [("team", 3), ("team", 7), ("competitive", 2), ("competitive", 4)]
+)
 def test_random_walk_accepts_every_legal_action_and_ends(seed, mode, players):
     rng = random.Random(seed)
     names = tuple(f"P{i}" for i in range(players))
