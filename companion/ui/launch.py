@@ -34,6 +34,8 @@ def launch(args) -> int:
     size = _size(args.size)
     if not os.environ.get("COMPANION_DEBUG"):
         os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
+    # SDL2 reads our PNGs; the default loader would pull in PIL and numpy at start-up.
+    os.environ.setdefault("KIVY_IMAGE", "sdl2")
     simulate = args.simulate or not pi_present()
     if args.screenshot:
         os.environ.setdefault("SDL_VIDEODRIVER", "offscreen")
