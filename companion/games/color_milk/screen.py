@@ -191,7 +191,8 @@ class GameScreen(BaseGameScreen):
             tone = {True: colours.OK, False: colours.DANGER}.get(p.fulfilled, colours.TEXT)
             card.add_widget(_label(verdict, 21, True, colour=tone))
             pen = p.unused_pencils
-            card.add_widget(_label(f"{p.coins} coins  {pen} pencil{'s' if pen != 1 else ''}", 14))
+            coins = f"{p.coins} coin{'s' if p.coins != 1 else ''}"
+            card.add_widget(_label(f"{coins}  {pen} pencil{'s' if pen != 1 else ''}", 15))
             extra = self._tokens_text(p)
             if extra:
                 card.add_widget(_label(extra, 12, colour=colours.MUTED))
@@ -364,6 +365,13 @@ class GameScreen(BaseGameScreen):
             )
         )
         body.add_widget(BoxLayout())
+
+    def table_event(self, event) -> None:
+        """The camera repeats itself every frame: only readings that change something go on
+        to the log (from any thread; the state is immutable)."""
+        if isinstance(event, BallSeen) and not self.session.game.is_news(self.state, event):
+            return
+        super().table_event(event)
 
     # taps ---------------------------------------------------------------------------------
     def select(self, name: str) -> None:
