@@ -104,13 +104,16 @@ class SimTable:
         self.table.close()
 
 
-def _available(module: str) -> bool:
-    import importlib.util
+def _importable(module: str, *names: str) -> bool:
+    """Is this stage of the pipeline installed and whole? (A half-updated package counts
+    as missing: the demo then says which stage it replaced.)"""
+    import importlib
 
     try:
-        return importlib.util.find_spec(module) is not None
-    except ModuleNotFoundError:
+        mod = importlib.import_module(module)
+    except Exception:  # noqa: BLE001 - any failure to import means the stage is not usable
         return False
+    return all(hasattr(mod, n) for n in names)
 
 
 # Live narration ----------------------------------------------------------------------------
@@ -270,11 +273,15 @@ def run_demo(
 
 
 def _vision_ready() -> bool:
-    return all(_available(m) for m in ("vision.render", "vision.balls", "vision.calibration"))
+    return (
+        _importable("vision.render", "render_tray", "LIGHTS")
+        and _importable("vision.balls", "BallReader")
+        and _importable("vision.calibration", "rendered_calibration")
+    )
 
 
 def _hardware_ready() -> bool:
-    return _available("hardware.table")
+    return _importable("hardware.table", "open_table")
 
 
 def main(argv: list[str]) -> int:
