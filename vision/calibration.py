@@ -281,7 +281,11 @@ def rendered_calibration(seed: int = 0) -> Calibration:
     """A calibration learnt from rendered balls and cards under every light (for simulation)."""
     from vision.render import rendered_samples, scene_calibration
 
-    return replace(scene_calibration(), prototypes=learn(rendered_samples(seed)))
+    samples = rendered_samples(seed)
+    protos = []
+    for kind in ("ball", "card"):  # a green ball and a green card are different materials
+        protos += learn((c, lab) for k, c, lab in samples if k == kind)
+    return replace(scene_calibration(), prototypes=tuple(protos))
 
 
 def labelled_subset(rows: Sequence[tuple[Path, str]], per_class: int) -> list[tuple[Path, str]]:

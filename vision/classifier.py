@@ -58,7 +58,7 @@ def learn(samples: Iterable[tuple[str, Sequence[float]]]) -> tuple[Prototype, ..
         mean = arr.mean(axis=0)
         d = np.linalg.norm(weighted(arr) - weighted(mean), axis=1)
         rms = float(math.sqrt((d**2).mean())) if len(arr) > 1 else 0.0
-        out.append(Prototype(colour, tuple(round(float(v), 3) for v in mean),
+        out.append(Prototype(str(colour), tuple(round(float(v), 3) for v in mean),
                              round(max(SIGMA_FLOOR, rms), 3), len(arr)))
     return tuple(out)
 

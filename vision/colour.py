@@ -15,6 +15,14 @@ PATCH_LEVEL = 0.9
 L_WEIGHT = 0.5
 
 
+def quantiles(values: np.ndarray, qs: tuple[float, ...]) -> list[float]:
+    """Lower quantiles of a 1-D array by partial sort (np.percentile is slow on small arrays)."""
+    n = len(values)
+    ks = [min(n - 1, max(0, int(q * (n - 1)))) for q in qs]
+    part = np.partition(values, ks)
+    return [float(part[k]) for k in ks]
+
+
 def white_from_patch(frame: np.ndarray, roi: tuple[int, int, int, int]) -> np.ndarray:
     """The BGR colour of the white/grey reference patch (x, y, w, h), glare and dirt trimmed."""
     x, y, w, h = roi
@@ -22,7 +30,7 @@ def white_from_patch(frame: np.ndarray, roi: tuple[int, int, int, int]) -> np.nd
     if patch.size == 0:
         raise ValueError(f"white patch region {roi} lies outside the frame")
     grey = patch.sum(axis=1)
-    lo, hi = np.percentile(grey, (20, 90))
+    lo, hi = quantiles(grey, (0.2, 0.9))
     keep = patch[(grey >= lo) & (grey <= hi)]
     if len(keep) == 0:
         keep = patch
@@ -31,13 +39,14 @@ def white_from_patch(frame: np.ndarray, roi: tuple[int, int, int, int]) -> np.nd
 
 def white_from_scene(frame: np.ndarray) -> np.ndarray:
     """White estimated from the brightest neutral-ish pixels (for photos with no fixed patch)."""
-    small = frame[::4, ::4].reshape(-1, 3).astype(np.float32)
-    grey = small.sum(axis=1)
+    small = frame[::6, ::6].reshape(-1, 3).astype(np.float32)
+    if len(small) == 0:
+        return np.ones(3, np.float32)
     unclipped = small.max(axis=1) < 250
     pool = small[unclipped] if unclipped.any() else small
     gpool = pool.sum(axis=1)
-    lo = np.percentile(gpool, 75)
-    return np.maximum(np.median(pool[gpool >= lo], axis=0), 1.0) if len(grey) else np.ones(3)
+    top = pool[gpool >= quantiles(gpool, (0.75,))[0]]
+    return np.maximum(np.array([quantiles(top[:, c], (0.5,))[0] for c in range(3)]), 1.0)
 
 
 def to_lab(bgr: np.ndarray, white: np.ndarray) -> np.ndarray:
@@ -59,9 +68,9 @@ def robust_colour(lab_pixels: np.ndarray) -> np.ndarray:
     if len(px) == 0:
         raise ValueError("no pixels to measure")
     lightness = px[:, 0]
-    lo, hi = np.percentile(lightness, (15, 85))
-    chroma = np.hypot(px[:, 1], px[:, 2])
-    glare = (lightness > hi) & (chroma < np.percentile(chroma, 50))
+    lo, hi = quantiles(lightness, (0.15, 0.85))
+    chroma = np.abs(px[:, 1]) + np.abs(px[:, 2])
+    glare = (lightness > hi) & (chroma < quantiles(chroma, (0.5,))[0])
     keep = (lightness >= lo) & (lightness <= hi) & ~glare
     if keep.sum() < 5:
         keep = np.ones(len(px), dtype=bool)

@@ -50,6 +50,26 @@ def background_mask(
     return cv2.morphologyEx(mask, cv2.MORPH_CLOSE, kernel)
 
 
+def lab_difference_mask(
+    frame: np.ndarray,
+    background: np.ndarray,
+    roi: tuple[int, int, int, int],
+    white: np.ndarray,
+    background_white: np.ndarray,
+    threshold: float = 12.0,
+) -> np.ndarray:
+    """Like background_mask, but in white-balanced CIELAB: a dark purple card on dark wood
+    differs little in any channel but clearly in hue. Costs more; used for the card zones."""
+    x, y, w, h = roi
+    cur = weighted(to_lab(frame[y : y + h, x : x + w], white))
+    ref = weighted(to_lab(background[y : y + h, x : x + w], background_white))
+    d = np.linalg.norm(cur - ref, axis=2)
+    mask = (d > threshold).astype(np.uint8) * 255
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel)
+    return cv2.morphologyEx(mask, cv2.MORPH_CLOSE, kernel)
+
+
 def scene_mask(frame: np.ndarray, white: np.ndarray, work_width: int = 320) -> np.ndarray:
     """Objects that stand out from their local surroundings (no empty-scene image needed).
 
@@ -61,8 +81,12 @@ def scene_mask(frame: np.ndarray, white: np.ndarray, work_width: int = 320) -> n
     scale = min(1.0, work_width / w)
     small = cv2.resize(frame, (max(1, int(w * scale)), max(1, int(h * scale))),
                        interpolation=cv2.INTER_AREA)
-    k = max(3, (min(small.shape[:2]) // 4) | 1)
-    bg = cv2.medianBlur(small, min(k, 255))
+    # the wide median is smooth: take it at half size and scale it back up
+    half = cv2.resize(small, (max(1, small.shape[1] // 2), max(1, small.shape[0] // 2)),
+                      interpolation=cv2.INTER_AREA)
+    k = max(3, (min(half.shape[:2]) // 4) | 1)
+    bg = cv2.resize(cv2.medianBlur(half, min(k, 255)), (small.shape[1], small.shape[0]),
+                    interpolation=cv2.INTER_LINEAR)
     d = np.linalg.norm(weighted(to_lab(small, white)) - weighted(to_lab(bg, white)), axis=2)
     mask = (d > 18.0).astype(np.uint8) * 255
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))

@@ -198,7 +198,7 @@ def cases(draw):
     return col, rules
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(cases())
 def test_best_score_equals_exhaustive_search(case):
     col, rules = case

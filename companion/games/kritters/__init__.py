@@ -1,0 +1,40 @@
+"""Colour MY Kritters: the best end-of-game score for any hand, and the game's clockwork."""
+
+from companion.game import Option
+from companion.games.kritters.rules import Kritters
+
+GAME = Kritters()
+
+# Choices on the player set-up screen (GameConfig.options); the turn timer is a table setting.
+OPTIONS = (
+    Option(
+        "variant",
+        "Rules",
+        ("standard", "junior"),
+        "standard",
+        "Junior: no paintbrushes or palettes; 5 points per cyan + magenta + yellow set.",
+    ),
+    Option(
+        "triad_bonus",
+        "Colour Triad bonus",
+        (False, True),
+        False,
+        "When all three colours score, + the size of the smallest colour group.",
+    ),
+    Option(
+        "more_points",
+        "More Points expansion",
+        (False, True),
+        False,
+        "Paint buckets and 2/6-point kritters; the end comes when 2 of 3 item piles are empty.",
+    ),
+    Option(
+        "double_purchase",
+        "Double Purchase",
+        (False, True),
+        False,
+        "Buy 2 kritters, or a kritter and an item, each turn.",
+    ),
+)
+
+__all__ = ["GAME", "OPTIONS", "Kritters"]

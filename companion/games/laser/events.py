@@ -1,0 +1,66 @@
+"""Laser's own events (taps on the screen). Sensors use the core events: CardSeen for a
+revealed prism card, ButtonPressed("bid") / ButtonPressed("impossible") for the arcade
+buttons (the cat-grab), TimerExpired for the clocks."""
+
+from __future__ import annotations
+
+from companion.events import Event, event
+
+
+@event("laser")
+class CardRevealed(Event):
+    """A prism card turned face up in the centre (floor: competitive mode only)."""
+
+    colour: str
+    floor: str | None = None
+
+
+@event("laser")
+class BidPlaced(Event):
+    """A player's number of movement points: a team bid, a competitive bid, or a
+    counter-bid against an Impossible! claim."""
+
+    player: str
+    bid: int
+
+
+@event("laser")
+class TeammateChosen(Event):
+    """The active player picks between equally close bidders."""
+
+    player: str
+
+
+@event("laser")
+class RoundResult(Event):
+    """Did the team / the demonstrator / the prover complete every card with exactly the
+    bid in time? `removed`: figures removed (competitive scoring); None takes the solver's
+    proposal when the board was entered."""
+
+    success: bool
+    removed: int | None = None
+
+
+@event("laser")
+class ImpossibleClaimed(Event):
+    """Someone grabbed the cat: the cards cannot be completed. `player` may follow later
+    (ClaimerNamed) when the claim came from the arcade button."""
+
+    player: str | None = None
+
+
+@event("laser")
+class ClaimerNamed(Event):
+    player: str
+
+
+@event("laser")
+class BoardEntered(Event):
+    """The board this round (for the referee view and the removed-figure proposal):
+    12 tiles clockwise (colour or None), floors (competitive), the cat's tile and the spare
+    figures on the colour cards in circle order red, yellow, green, cyan, blue, magenta."""
+
+    tiles: tuple
+    cat: int
+    supply: tuple = (2, 2, 2, 2, 2, 2)
+    floors: tuple | None = None

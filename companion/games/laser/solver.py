@@ -1,0 +1,508 @@
+"""Exact Laser solver: the fewest movement points that complete every revealed prism card.
+
+Movement rules (CLARIFICATIONS.md): every figure move is a mix onto a compatible figure; the
+mover pays the tiles travelled (either way round); both figures leave the board and the
+product is placed on the destination if its colour card still holds a figure. A card is
+completed when a placed figure matches it (colour, and floor in competitive mode) or when the
+cat, once a round and only onto a matching figure, removes one. The cat pays 2 MP a tile in
+team mode, 1 in competitive mode.
+
+"No unneeded moves": a product must either complete a card or take part in a later mix. The
+search carries that as an obligation mask (tiles holding products still owed a use), so the
+move lists it returns, and the exact totals it reports, are all legal at the table.
+
+The search is A* with an admissible bound (each open card needs its own completing move, of
+cost at least the parents' distance or 2 if a parent must be made first; the cat covers at
+most one card; every owed product needs at least its colour-circle distance to an open card
+in further moves). Exact totals and removed-figure counts come from a memoised depth-first
+profile of every completion cost within a budget, pruned by the same bound.
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from companion.errors import IllegalMove
+
+from .board import (
+    COLOURS,
+    COMPETITIVE,
+    FLOORS,
+    TEAM,
+    TILES,
+    Card,
+    Position,
+    distance,
+    mix,
+    parents,
+)
+
+DEFAULT_MAX_COST = 20
+TEAM_BIDS = range(2, 11)
+INF = 10**6
+
+_MIX = [[mix(a, b) for b in range(6)] for a in range(6)]
+_PARTNERS = [tuple(b for b in range(6) if _MIX[a][b] is not None) for a in range(6)]
+_DIST = [[distance(a, b) for b in range(TILES)] for a in range(TILES)]
+# Colour-circle distance 0-3; an owed product of colour p needs at least this many more mixes
+# to reach an open card of colour x (2 when p == x: it must mix away and back).
+_NEED = [[(min((x - p) % 6, (p - x) % 6) or 2) for x in range(6)] for p in range(6)]
+
+
+@dataclass(frozen=True)
+class Move:
+    """One step of a solution: a mix (figure from src onto dst) or the cat's one move."""
+
+    kind: str  # "mix" | "cat"
+    src: int
+    dst: int
+    steps: int  # tiles travelled
+    clockwise: bool
+    cost: int  # movement points paid
+    colour: int  # the moving figure (cat: the figure it removes)
+    onto: int | None = None  # mix: the figure it lands on
+    makes: int | None = None  # mix: the colour placed on dst
+    completes: Card | None = None
+
+    @property
+    def removed(self) -> int:
+        return 2 if self.kind == "mix" else 1
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "from": self.src,
+            "to": self.dst,
+            "steps": self.steps,
+            "direction": "clockwise" if self.clockwise else "anticlockwise",
+            "cost": self.cost,
+            "colour": COLOURS[self.colour],
+            "onto": None if self.onto is None else COLOURS[self.onto],
+            "makes": None if self.makes is None else COLOURS[self.makes],
+            "completes": None if self.completes is None else self.completes.label(),
+        }
+
+    def describe(self) -> str:
+        way = "clockwise" if self.clockwise else "anticlockwise"
+        tiles = f"{self.steps} tile{'s' if self.steps != 1 else ''} {way}"
+        done = f", completes {self.completes.label()}" if self.completes else ""
+        if self.kind == "cat":
+            return (
+                f"cat {self.src}->{self.dst} ({tiles}, {self.cost} MP) "
+                f"takes {COLOURS[self.colour]}{done}"
+            )
+        return (
+            f"{COLOURS[self.colour]} {self.src}->{self.dst} ({tiles}, {self.cost} MP) onto "
+            f"{COLOURS[self.onto]} makes {COLOURS[self.makes]}{done}"
+        )
+
+
+@dataclass(frozen=True)
+class Solution:
+    min_cost: int | None  # None: no solution within max_cost
+    moves: tuple[Move, ...]  # one optimal solution (the one removing most figures)
+    removed: int  # figures that solution removes
+    max_removed: int  # most figures removable at the optimal cost
+    impossible: bool  # no solution at any cost
+    exact_totals: tuple[int, ...]  # team: every bid 2-10 that can be spent exactly
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "min_cost": self.min_cost,
+            "moves": [m.to_json() for m in self.moves],
+            "removed": self.removed,
+            "max_removed": self.max_removed,
+            "impossible": self.impossible,
+            "exact_totals": list(self.exact_totals),
+        }
+
+
+# Search state: (tiles, supply, cat, open, owed)
+#   tiles  tuple of 12 colour indices, -1 for empty
+#   supply tuple of 6 spare counts on the colour cards
+#   cat    the cat's tile, -1 once it has moved
+#   open   sorted tuple of open card kinds (indices into _Search.kinds), repeats allowed
+#   owed   bit mask of tiles holding a product that must still be used
+State = tuple
+
+
+class _Search:
+    def __init__(self, pos: Position) -> None:
+        self.pos = pos
+        self.catk = pos.cat_cost
+        kinds = sorted(set(pos.cards), key=lambda c: (c.colour, -1 if c.floor is None else c.floor))
+        self.kinds: tuple[Card, ...] = tuple(kinds)
+        floors = pos.floors if pos.mode == COMPETITIVE else None
+        self.floors = floors
+        # match[k][t]: a figure of kind k's colour on tile t completes kind k
+        self.match = [
+            [floors is None or k.floor is None or floors[t] == k.floor for t in range(TILES)]
+            for k in self.kinds
+        ]
+        self.start: State = (
+            tuple(-1 if t is None else t for t in pos.tiles),
+            tuple(pos.supply),
+            pos.cat,
+            tuple(sorted(self.kinds.index(c) for c in pos.cards)),
+            0,
+        )
+        self.in_play = sum(1 for t in pos.tiles if t is not None) + sum(pos.supply)
+        self._h: dict[State, int] = {}
+        self._profile: dict[State, tuple[int, dict[int, int]]] = {}
+
+    # rules ------------------------------------------------------------------------
+    def removed(self, s: State) -> int:
+        on_board = sum(1 for t in s[0] if t >= 0)
+        return self.in_play - on_board - sum(s[1])
+
+    @staticmethod
+    def is_goal(s: State) -> bool:
+        return not s[3] and not s[4]
+
+    def successors(self, s: State, long_way: bool) -> Iterable[tuple[Move, int, State]]:
+        tiles, supply, cat, open_, owed = s
+        kinds, match = self.kinds, self.match
+        occupied = [t for t in range(TILES) if tiles[t] >= 0]
+        for src in occupied:
+            a = tiles[src]
+            partners = _PARTNERS[a]
+            for dst in occupied:
+                b = tiles[dst]
+                if b not in partners:
+                    continue
+                p = _MIX[a][b]
+                if not supply[p]:
+                    continue  # nothing is placed: such a mix can serve no card
+                done = None
+                for k in open_:
+                    if kinds[k].colour == p and match[k][dst]:
+                        done = k
+                        break
+                new_tiles = list(tiles)
+                new_tiles[src] = -1
+                new_tiles[dst] = p
+                new_supply = list(supply)
+                new_supply[p] -= 1
+                new_owed = owed & ~((1 << src) | (1 << dst))
+                if done is None:
+                    new_owed |= 1 << dst
+                    new_open = open_
+                else:
+                    i = open_.index(done)
+                    new_open = open_[:i] + open_[i + 1 :]
+                ns = (tuple(new_tiles), tuple(new_supply), cat, new_open, new_owed)
+                card = kinds[done] if done is not None else None
+                short = _DIST[src][dst]
+                cw_short = (dst - src) % TILES == short
+                yield (Move("mix", src, dst, short, cw_short, short, a, b, p, card), short, ns)
+                if long_way and short != TILES // 2:
+                    steps = TILES - short
+                    yield (
+                        Move("mix", src, dst, steps, not cw_short, steps, a, b, p, card),
+                        steps,
+                        ns,
+                    )
+        if cat >= 0:
+            seen = set()
+            for k in open_:
+                if k in seen:
+                    continue
+                seen.add(k)
+                x = kinds[k].colour
+                for t in occupied:
+                    if tiles[t] != x or not match[k][t]:
+                        continue
+                    new_tiles = list(tiles)
+                    new_tiles[t] = -1
+                    i = open_.index(k)
+                    ns = (
+                        tuple(new_tiles),
+                        supply,
+                        -1,
+                        open_[:i] + open_[i + 1 :],
+                        owed & ~(1 << t),
+                    )
+                    short = _DIST[cat][t]
+                    cw_short = (t - cat) % TILES == short
+                    cost = short * self.catk
+                    yield (
+                        Move("cat", cat, t, short, cw_short, cost, x, completes=kinds[k]),
+                        cost,
+                        ns,
+                    )
+                    if long_way and short != TILES // 2:
+                        steps = TILES - short
+                        yield (
+                            Move(
+                                "cat",
+                                cat,
+                                t,
+                                steps,
+                                not cw_short,
+                                steps * self.catk,
+                                x,
+                                completes=kinds[k],
+                            ),
+                            steps * self.catk,
+                            ns,
+                        )
+
+    # the admissible bound ------------------------------------------------------------
+    def h(self, s: State) -> int:
+        got = self._h.get(s)
+        if got is None:
+            got = self._h[s] = self._bound(s)
+        return got
+
+    def _bound(self, s: State) -> int:
+        tiles, supply, cat, open_, owed = s
+        if not open_:
+            return 0 if not owed else INF
+        at: list[list[int]] = [[], [], [], [], [], []]
+        for t in range(TILES):
+            c = tiles[t]
+            if c >= 0:
+                at[c].append(t)
+        # colours that could ever be on the board (ignoring counts and distances)
+        have = [bool(at[c]) for c in range(6)]
+        grew = True
+        while grew:
+            grew = False
+            for c in range(6):
+                if not have[c] and supply[c] and have[(c - 1) % 6] and have[(c + 1) % 6]:
+                    have[c] = grew = True
+        kinds, match, floors = self.kinds, self.match, self.floors
+        open_colours = {kinds[k].colour for k in open_}
+        total, saving = 0, 0
+        for i, k in enumerate(open_):
+            card = kinds[k]
+            x = card.colour
+            pa, pb = parents(x)
+            if supply[x] and have[pa] and have[pb]:
+                direct = INF
+                for a in at[pa]:
+                    for b in at[pb]:
+                        d = _DIST[a][b]
+                        if d < direct and (floors is None or match[k][a] or match[k][b]):
+                            direct = d
+                shared = pa in open_colours or pb in open_colours
+                m = 1 if (direct == 1 or shared) else min(direct, 2)
+            else:
+                m = INF
+            c = INF
+            if cat >= 0:
+                for t in at[x]:
+                    if match[k][t]:
+                        c = min(c, _DIST[cat][t] * self.catk)
+                twin = (i > 0 and open_[i - 1] == k) or (i + 1 < len(open_) and open_[i + 1] == k)
+                if twin and supply[x]:
+                    c = min(c, self.catk)
+            total += m
+            if m - c > saving:
+                saving = m - c
+        bound = total - saving
+        if bound >= INF:
+            return INF
+        while owed:
+            low = owed & -owed
+            owed ^= low
+            p = tiles[low.bit_length() - 1]
+            need = min(_NEED[p][x] for x in open_colours)
+            if need > bound:
+                bound = need
+        return bound
+
+    # optimum ------------------------------------------------------------------------
+    def astar(self, max_cost: int) -> tuple[int | None, list[tuple[Move, State]]]:
+        """The optimal cost and a path (moves with the states they lead to) to the goal
+        state removing most figures among all optimal ones."""
+        start = self.start
+        h0 = self.h(start)
+        if h0 > max_cost:
+            return None, []
+        counter = itertools.count()
+        heap = [(h0, 0, next(counter), start)]
+        best = {start: 0}
+        parent: dict[State, tuple[State, Move] | None] = {start: None}
+        found: int | None = None
+        goals: list[State] = []
+        while heap:
+            f, g, _, s = heapq.heappop(heap)
+            if found is not None and f > found:
+                break
+            if g > best[s]:
+                continue
+            if self.is_goal(s):
+                found = g if found is None else found
+                goals.append(s)
+                continue
+            for move, cost, ns in self.successors(s, long_way=False):
+                ng = g + cost
+                if ng > max_cost or ng >= best.get(ns, INF):
+                    continue
+                hn = self.h(ns)
+                if ng + hn > max_cost or (found is not None and ng + hn > found):
+                    continue
+                best[ns] = ng
+                parent[ns] = (s, move)
+                heapq.heappush(heap, (ng + hn, ng, next(counter), ns))
+        if found is None:
+            return None, []
+        goal = max(goals, key=self.removed)
+        path: list[tuple[Move, State]] = []
+        s = goal
+        while parent[s] is not None:
+            prev, move = parent[s]
+            path.append((move, s))
+            s = prev
+        return found, path[::-1]
+
+    # exact totals ---------------------------------------------------------------------
+    def profile(self, s: State, budget: int) -> dict[int, int]:
+        """Every exact cost <= budget that completes the round from `s`, each with the most
+        figures removed (counted from the start of the round) at that cost."""
+        if self.is_goal(s):
+            return {0: self.removed(s)}
+        if self.h(s) > budget:
+            return {}
+        memo = self._profile.get(s)
+        if memo is not None and memo[0] >= budget:
+            if memo[0] == budget:
+                return memo[1]
+            return {c: r for c, r in memo[1].items() if c <= budget}
+        out: dict[int, int] = {}
+        for _move, cost, ns in self.successors(s, long_way=True):
+            if cost > budget:
+                continue
+            for c, r in self.profile(ns, budget - cost).items():
+                total = c + cost
+                if r > out.get(total, -1):
+                    out[total] = r
+        self._profile[s] = (budget, out)
+        return out
+
+    def path_for(self, total: int) -> list[Move] | None:
+        """A legal move list costing exactly `total` that removes the most figures."""
+        want = self.profile(self.start, total).get(total)
+        if want is None:
+            return None
+        s, left, moves = self.start, total, []
+        while left:
+            for move, cost, ns in self.successors(s, long_way=True):
+                if cost <= left and self.profile(ns, left - cost).get(left - cost) == want:
+                    moves.append(move)
+                    s, left = ns, left - cost
+                    break
+            else:  # pragma: no cover - the profile promised a continuation
+                raise AssertionError("profile and successors disagree")
+        return moves
+
+    def feasible(self) -> bool:
+        """Whether any solution exists at any cost (depth-first, cost ignored)."""
+        seen: set[State] = set()
+        stack = [self.start]
+        while stack:
+            s = stack.pop()
+            if self.is_goal(s):
+                return True
+            if s in seen or self.h(s) >= INF:
+                continue
+            seen.add(s)
+            for _move, _cost, ns in self.successors(s, long_way=False):
+                if ns not in seen:
+                    stack.append(ns)
+        return False
+
+
+# public API ------------------------------------------------------------------------------
+def solve(pos: Position, max_cost: int = DEFAULT_MAX_COST, totals: bool | None = None) -> Solution:
+    """Solve a position. `totals` (default: team mode only) adds every exact bid 2-10."""
+    search = _Search(pos)
+    cost, path = search.astar(max_cost)
+    if totals is None:
+        totals = pos.mode == TEAM
+    exact: tuple[int, ...] = ()
+    if totals and cost is not None or (totals and search.h(search.start) < INF):
+        prof = search.profile(search.start, TEAM_BIDS[-1])
+        exact = tuple(sorted(t for t in prof if t in TEAM_BIDS))
+    if cost is None:
+        impossible = search.h(search.start) >= INF or not search.feasible()
+        return Solution(None, (), 0, 0, impossible, exact)
+    moves = tuple(m for m, _ in path)
+    removed = sum(m.removed for m in moves)
+    return Solution(cost, moves, removed, removed, False, exact)
+
+
+def exact_profile(pos: Position, budget: int) -> dict[int, int]:
+    """{exact cost: most figures removed at that cost} for every cost <= budget."""
+    search = _Search(pos)
+    return dict(sorted(search.profile(search.start, budget).items()))
+
+
+def max_removed_for(pos: Position, cost: int) -> int | None:
+    """Most figures a solution costing exactly `cost` removes, or None if none costs that."""
+    search = _Search(pos)
+    return search.profile(search.start, cost).get(cost)
+
+
+def solution_for(pos: Position, cost: int) -> list[Move] | None:
+    """A legal move list costing exactly `cost` (most figures removed), or None."""
+    return _Search(pos).path_for(cost)
+
+
+def replay(pos: Position, moves: Sequence[Move | dict]) -> tuple[int, int]:
+    """Play a move list on `pos` by the rules; return (cost, figures removed).
+    Raises IllegalMove naming the first move that breaks a rule or leaves a card open."""
+    search = _Search(pos)
+    s = search.start
+    cost = 0
+    for n, raw in enumerate(moves, 1):
+        mv = _as_move(raw)
+        for cand, c, ns in search.successors(s, long_way=True):
+            same_way = cand.clockwise == mv.clockwise or mv.steps == TILES // 2
+            if (cand.kind, cand.src, cand.dst, cand.steps) == (
+                mv.kind,
+                mv.src,
+                mv.dst,
+                mv.steps,
+            ) and same_way:
+                s, cost = ns, cost + c
+                break
+        else:
+            raise IllegalMove(f"move {n} ({mv.kind} {mv.src}->{mv.dst}) is not allowed here")
+    if s[3]:
+        open_cards = ", ".join(search.kinds[k].label() for k in s[3])
+        raise IllegalMove(f"the moves leave {open_cards} open")
+    if s[4]:
+        raise IllegalMove("a mixed figure was never used: no unneeded moves are allowed")
+    return cost, search.removed(s)
+
+
+def _as_move(raw: Move | dict) -> Move:
+    if isinstance(raw, Move):
+        return raw
+    kind = raw.get("kind", "mix")
+    src, dst = int(raw["from"]), int(raw["to"])
+    short = distance(src, dst)
+    cw_short = (dst - src) % TILES == short
+    clockwise = raw["direction"] == "clockwise" if "direction" in raw else cw_short
+    steps = (dst - src) % TILES if clockwise else (src - dst) % TILES
+    return Move(kind, src, dst, steps, clockwise, 0, -1)
+
+
+__all__ = [
+    "COLOURS",
+    "DEFAULT_MAX_COST",
+    "FLOORS",
+    "Move",
+    "Solution",
+    "exact_profile",
+    "max_removed_for",
+    "replay",
+    "solution_for",
+    "solve",
+]

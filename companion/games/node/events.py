@@ -1,0 +1,35 @@
+"""What people (or, later, the card reader) enter at a Node table."""
+
+from __future__ import annotations
+
+from companion.events import Event, event
+
+
+@event("node")
+class PlaceCard(Event):
+    """A card goes onto the table.
+
+    `colours` are the card's nodes row by row as printed, held in landscape (card_height rows
+    of card_width nodes). `rotation` turns it clockwise (0, 90, 180, 270); (`row`, `col`) is
+    the table node under the top-left corner of the card as it lies.
+    """
+
+    player: str
+    colours: tuple[str, ...]
+    row: int
+    col: int
+    rotation: int = 0
+
+
+@event("node")
+class Discard(Event):
+    """The player cannot place a card and discards one. If `hand` (the cards held, as in
+    PlaceCard.colours) is given, the app checks that none of them fits anywhere."""
+
+    player: str
+    hand: tuple[tuple[str, ...], ...] = ()
+
+
+@event("node")
+class NoCardsLeft(Event):
+    """The players say every card is played (when the app is not counting the deck)."""

@@ -1,0 +1,223 @@
+"""Inputs: the big arcade buttons and the IR break-beam at the mill chute.
+
+Both are debounced in software on an injectable clock, so they behave the same on lgpio,
+on gpiozero's mock pins and in tests, and the first edge is acted on at once (no waiting
+for the contacts to settle before a press counts).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+from gpiozero import Button, DigitalInputDevice
+
+from companion.clock import Clock, MonotonicClock
+from companion.events import BallPassed, ButtonPressed, Event
+
+log = logging.getLogger(__name__)
+
+OnEvent = Callable[[Event], None]
+
+
+@dataclass
+class _ButtonState:
+    device: Button
+    hold: bool
+    pressed: bool = False  # the debounced state
+    locked_until: float = float("-inf")
+    pressed_at: float = 0.0
+    hold_fired: bool = False
+    presses: int = 0
+
+
+class ArcadeButtons:
+    """Named buttons -> `ButtonPressed(name)`.
+
+    Debounce: an edge that changes the debounced state is accepted at once and starts a
+    lock-out of `bounce` seconds in which further edges are contact bounce. `poll()`
+    (called every few ms by the table, or by tests) settles a change that happened inside
+    the lock-out and fires hold buttons. A hold button (undo) acts only once held for
+    `hold` seconds: a tap does nothing, so an accidental knock cannot undo a move.
+    """
+
+    def __init__(
+        self,
+        pins: Iterable[tuple[str, int]],
+        on_event: OnEvent,
+        *,
+        hold_buttons: Iterable[str] = ("undo",),
+        bounce: float = 0.08,
+        hold: float = 1.0,
+        pin_factory=None,
+        clock: Clock | None = None,
+    ) -> None:
+        self.on_event = on_event
+        self.clock = clock or MonotonicClock()
+        self.bounce = bounce
+        self.hold = hold
+        holds = set(hold_buttons)
+        self._lock = threading.RLock()
+        self.buttons: dict[str, _ButtonState] = {}
+        try:
+            for name, pin in pins:
+                # Holds are timed here on the injected clock, not by gpiozero's hold thread;
+                # a short hold_time only keeps that idle thread quick to stop on close().
+                dev = Button(
+                    pin, pull_up=True, bounce_time=None, hold_time=0.05, pin_factory=pin_factory
+                )
+                self.buttons[name] = _ButtonState(dev, name in holds)
+                dev.when_activated = lambda name=name: self._edge(name)
+                dev.when_deactivated = lambda name=name: self._edge(name)
+        except Exception:
+            self.close()
+            raise
+
+    def _edge(self, name: str) -> None:
+        self._settle(name, self.clock.now())
+
+    def _settle(self, name: str, now: float) -> None:
+        with self._lock:
+            b = self.buttons[name]
+            if now < b.locked_until:
+                return
+            raw = b.device.is_active
+            if raw == b.pressed:
+                return
+            b.pressed = raw
+            b.locked_until = now + self.bounce
+            if raw:
+                b.pressed_at = now
+                b.hold_fired = False
+                if not b.hold:
+                    self._emit(name)
+            elif b.hold and not b.hold_fired and now - b.pressed_at >= self.hold:
+                self._fire_hold(name)
+
+    def _fire_hold(self, name: str) -> None:
+        self.buttons[name].hold_fired = True
+        self._emit(name)
+
+    def _emit(self, name: str) -> None:
+        self.buttons[name].presses += 1
+        try:
+            self.on_event(ButtonPressed(name))
+        except Exception:  # the app's handler failing must not stop the buttons
+            log.exception("on_event failed for button %s", name)
+
+    def poll(self) -> None:
+        now = self.clock.now()
+        with self._lock:
+            for name, b in self.buttons.items():
+                self._settle(name, now)
+                if b.pressed and b.hold and not b.hold_fired and now - b.pressed_at >= self.hold:
+                    self._fire_hold(name)
+
+    def is_pressed(self, name: str) -> bool:
+        return self.buttons[name].pressed
+
+    def status(self) -> str:
+        if not self.buttons:
+            return "not fitted"
+        held = [n for n, b in self.buttons.items() if b.pressed]
+        names = ", ".join(self.buttons)
+        return f"ok: {names}" + (f" (held: {', '.join(held)})" if held else "")
+
+    def close(self) -> None:
+        # gpiozero's Button joins its hold thread on close (~0.1 s each): close them together
+        closers = [threading.Thread(target=b.device.close) for b in self.buttons.values()]
+        for t in closers:
+            t.start()
+        for t in closers:
+            t.join()
+
+    def __enter__(self) -> ArcadeButtons:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"<ArcadeButtons {', '.join(self.buttons)} bounce={self.bounce * 1e3:.0f}ms>"
+
+
+class BallBeam:
+    """The IR break-beam at the mill chute: one `BallPassed()` per ball, at the break.
+
+    A ball is counted on the edge that breaks the beam. The beam chatters while a ball's
+    rim crosses it; a new break counts as a new ball only if the beam was clear for
+    `clear` seconds before it (balls leave the mill at least ~60 ms apart, each blocking
+    the beam for ~20-35 ms, so there is a clear gap of 25 ms or more between balls).
+    """
+
+    def __init__(
+        self,
+        pin: int,
+        on_event: OnEvent,
+        *,
+        active_low: bool = True,
+        clear: float = 0.015,
+        blocked: float = 1.0,
+        pin_factory=None,
+        clock: Clock | None = None,
+    ) -> None:
+        self.on_event = on_event
+        self.clock = clock or MonotonicClock()
+        self.clear = clear
+        self.blocked = blocked
+        self.count = 0
+        self.chatter = 0  # breaks ignored as bounce, for the doctor and tuning
+        self._lock = threading.Lock()
+        self._cleared_at = float("-inf")
+        self._broken_at: float | None = None
+        # The receiver is open collector: pull up and read low as "broken" (active).
+        self.device = DigitalInputDevice(pin, pull_up=active_low, pin_factory=pin_factory)
+        if not active_low:
+            self.device.close()
+            self.device = DigitalInputDevice(
+                pin, pull_up=None, active_state=True, pin_factory=pin_factory
+            )
+        self.device.when_activated = self._broken
+        self.device.when_deactivated = self._restored
+
+    def _broken(self) -> None:
+        now = self.clock.now()
+        with self._lock:
+            self._broken_at = now
+            if now - self._cleared_at < self.clear:
+                self.chatter += 1
+                return
+            self.count += 1
+        try:
+            self.on_event(BallPassed())
+        except Exception:
+            log.exception("on_event failed for a ball")
+
+    def _restored(self) -> None:
+        with self._lock:
+            self._cleared_at = self.clock.now()
+            self._broken_at = None
+
+    @property
+    def is_blocked(self) -> bool:
+        at = self._broken_at
+        return at is not None and self.clock.now() - at >= self.blocked
+
+    def status(self) -> str:
+        if self.is_blocked:
+            return f"BLOCKED: beam broken for {self.clock.now() - self._broken_at:.1f} s"
+        return f"ok, {self.count} balls"
+
+    def close(self) -> None:
+        self.device.close()
+
+    def __enter__(self) -> BallBeam:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"<BallBeam {self.device.pin} count={self.count}>"

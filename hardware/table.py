@@ -1,0 +1,379 @@
+"""The table: every part behind one small interface, real on a Pi or simulated anywhere.
+
+    with open_table(simulate=True, on_event=handle) as table:
+        table.cue(PhaseStarted("planning", "ann", "red"))   # never blocks
+        table.press("next"); table.drop_ball("pink")         # simulation only
+
+`on_event` is called from hardware threads (gpiozero's callback thread, the serial reader);
+a Kivy app must hop to its own thread (Clock.schedule_once) before touching widgets.
+The simulated table uses gpiozero's mock pins and a chute board on a pseudo-terminal, so
+the same code paths run as on a Pi: the keyboard and on-screen buttons only drive pins.
+"""
+
+from __future__ import annotations
+
+import collections
+import logging
+import queue
+import threading
+from collections.abc import Callable
+from pathlib import Path
+
+from companion.clock import Clock, MonotonicClock
+from companion.cues import Cue
+from companion.events import Event
+from companion.settings import Settings
+from hardware import pins as pinmap
+from hardware.errors import HardwareError
+from hardware.events import BallSensed
+from hardware.inputs import ArcadeButtons, BallBeam
+from hardware.serial_board import BoardStatus, ChuteBoardReader
+from hardware.signals import Signals, Sleep
+
+log = logging.getLogger(__name__)
+
+MODEL_FILE = Path("/proc/device-tree/model")
+POLL_INTERVAL = 0.01  # seconds between button polls (settles bounces, fires holds)
+
+# Simulated hands: how long a tap lasts, how long a ball blocks the beam, how balls space out.
+TAP_SECONDS = 0.15
+BALL_BLOCKS_SECONDS = 0.025
+BALL_SPACING_SECONDS = 0.08
+BALL_CHATTER_SECONDS = 0.001
+
+# Keyboard in simulation: key -> button name ("ball" drops a ball of a random colour).
+SIM_KEYS = {
+    "n": "next",
+    "enter": "next",
+    "b": "bid",
+    "i": "impossible",
+    "u": "undo",
+    "spacebar": "ball",
+    " ": "ball",
+}
+
+
+def pi_present(model_file: Path = MODEL_FILE) -> bool:
+    """True on a Raspberry Pi (its device tree names the model)."""
+    try:
+        return "Raspberry Pi" in model_file.read_text(errors="replace")
+    except OSError:
+        return False
+
+
+def mock_pin_factory():
+    """gpiozero's mock factory with PWM-capable pins (the RGB LED and buzzer need PWM)."""
+    from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+    return MockFactory(pin_class=MockPWMPin)
+
+
+class Table:
+    """LEDs, buzzer, buttons, beam and chute board; see open_table()."""
+
+    def __init__(
+        self,
+        *,
+        simulate: bool,
+        on_event: Callable[[Event], None],
+        settings: Settings | None = None,
+        pins: pinmap.PinMap | None = None,
+        clock: Clock | None = None,
+        pin_factory=None,
+        sleep: Sleep | None = None,
+        serial_port: str | None = None,
+        poll: bool = True,
+        on_status: Callable[[str, str], None] | None = None,
+    ) -> None:
+        self.simulate = simulate
+        self.on_event = on_event
+        self.on_status = on_status
+        self.pins = pins if pins is not None else pinmap.load(data_dir=_data_dir())
+        self.clock = clock or MonotonicClock()
+        if pin_factory is None and simulate:
+            pin_factory = mock_pin_factory()
+        self.pin_factory = pin_factory
+        self._failed: dict[str, str] = {}
+        self._closed = threading.Event()
+        self.signals: Signals | None = None
+        self.buttons: ArcadeButtons | None = None
+        self.beam: BallBeam | None = None
+        self.board = None  # the simulated chute board, in simulation
+        self.sensed: collections.deque[BallSensed] = collections.deque(maxlen=100)
+        self.reader: ChuteBoardReader | None = None
+        p = self.pins
+        self.signals = self._part(
+            "leds",
+            lambda: Signals(
+                p.led,
+                p.buzzer,
+                pin_factory=pin_factory,
+                settings=settings,
+                clock=self.clock,
+                sleep=sleep,
+            ),
+        )
+        self.buttons = self._part(
+            "buttons",
+            lambda: ArcadeButtons(
+                p.buttons.pins,
+                self._emit,
+                hold_buttons=p.buttons.hold_buttons,
+                bounce=p.buttons.bounce,
+                hold=p.buttons.hold,
+                pin_factory=pin_factory,
+                clock=self.clock,
+            ),
+        )
+        if p.beam.pin is not None:
+            self.beam = self._part(
+                "beam",
+                lambda: BallBeam(
+                    p.beam.pin,
+                    self._emit,
+                    active_low=p.beam.active_low,
+                    clear=p.beam.clear,
+                    blocked=p.beam.blocked,
+                    pin_factory=pin_factory,
+                    clock=self.clock,
+                ),
+            )
+        if p.serial.enabled:
+            self._part("serial", lambda: self._open_serial(serial_port))
+        self._poller = None
+        if poll and self.buttons is not None:
+            self._poller = threading.Thread(target=self._poll, name="table-poll", daemon=True)
+            self._poller.start()
+        self._hands: queue.Queue = queue.Queue()
+        self._hand = None
+        if simulate:
+            self._hand = threading.Thread(target=self._sim_hand, name="sim-hand", daemon=True)
+            self._hand.start()
+
+    def _part(self, name: str, build: Callable):
+        try:
+            return build()
+        except Exception as exc:  # one broken part must not stop the game
+            log.exception("table part %s failed", name)
+            self._failed[name] = f"FAILED: {type(exc).__name__}: {exc}"
+            return None
+
+    def _open_serial(self, port: str | None) -> ChuteBoardReader:
+        s = self.pins.serial
+        if self.simulate and port is None:
+            from hardware.sim_board import SimulatedChuteBoard
+
+            self.board = SimulatedChuteBoard(references=dict(self.pins.references) or None)
+            port = self.board.port
+        self.reader = ChuteBoardReader(
+            port or s.port,
+            self._emit_reading,
+            baud=s.baud,
+            counts_balls=s.counts_balls,
+            references=self.pins.references,
+            silent_after=s.silent_after,
+            backoff_min=s.backoff_min,
+            backoff_max=s.backoff_max,
+            on_status=self._serial_status,
+        )
+        return self.reader.start()
+
+    def _serial_status(self, status: BoardStatus, text: str) -> None:
+        if self.on_status is not None:
+            self.on_status("serial", text)
+
+    def _emit_reading(self, ev: Event) -> None:
+        # Sensor colours reach the game only when asked for: a game must map the k-th ball
+        # of its round to a BallSeen slot, which only the game knows.
+        if isinstance(ev, BallSensed):
+            self.sensed.append(ev)
+            if not self.pins.serial.colour_events:
+                return
+        self._emit(ev)
+
+    def _emit(self, ev: Event) -> None:
+        if not self._closed.is_set():
+            self.on_event(ev)
+
+    def _poll(self) -> None:
+        while not self._closed.wait(POLL_INTERVAL):
+            try:
+                self.buttons.poll()
+            except Exception:
+                log.exception("button poll failed")
+
+    # the interface the app uses -------------------------------------------------------
+    def cue(self, cue: Cue) -> None:
+        """Show/sound `cue` on the LEDs and buzzer; returns at once."""
+        if self.signals is not None and not self._closed.is_set():
+            self.signals.cue(cue)
+
+    @property
+    def settings(self) -> Settings | None:
+        return self.signals.settings if self.signals else None
+
+    @settings.setter
+    def settings(self, value: Settings) -> None:
+        """Volume, brightness and mute take effect at once."""
+        if self.signals is not None:
+            self.signals.settings = value
+
+    @property
+    def status(self) -> dict[str, str]:
+        """Part -> a short text for people ("ok, 3 balls", "disconnected: ...")."""
+        out = {"table": "simulated" if self.simulate else "hardware"}
+        if self.signals is not None:
+            out.update(self.signals.status())
+        out["buttons"] = self.buttons.status() if self.buttons else "not fitted"
+        out["beam"] = self.beam.status() if self.beam else "not fitted"
+        if self.reader is not None:
+            out["serial"] = self.reader.status_text
+        elif not self.pins.serial.enabled:
+            out["serial"] = "not fitted"
+        out.update(self._failed)
+        return out
+
+    def close(self) -> None:
+        if self._closed.is_set():
+            return
+        self._closed.set()
+        self._hands.put(None)
+        for t in (self._poller, self._hand):
+            if t is not None:
+                t.join(timeout=2)
+        for part in (self.reader, self.board, self.signals, self.buttons, self.beam):
+            if part is not None:
+                try:
+                    part.close()
+                except Exception:
+                    log.exception("closing %r failed", part)
+        if self.simulate and hasattr(self.pin_factory, "reset"):
+            self.pin_factory.reset()
+
+    def __enter__(self) -> Table:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        kind = "simulated" if self.simulate else "hardware"
+        return f"<Table {kind} {'closed' if self._closed.is_set() else 'open'}>"
+
+    # simulation: hands on the table ------------------------------------------------------
+    def _need_sim(self) -> None:
+        if not self.simulate:
+            raise HardwareError("press() and drop_ball() work only on the simulated table")
+
+    def press(self, button: str, seconds: float | None = None) -> threading.Event:
+        """Press a simulated button for `seconds` (a tap; hold buttons are held long enough).
+
+        Returns an Event set once the button is released again.
+        """
+        self._need_sim()
+        pin_of = self.pins.buttons.as_dict()
+        if button not in pin_of:
+            raise HardwareError(f"no button {button!r}; the table has {', '.join(pin_of)}")
+        if seconds is None:
+            seconds = TAP_SECONDS
+            if button in self.pins.buttons.hold_buttons:
+                seconds = self.pins.buttons.hold + 0.1
+        done = threading.Event()
+        self._hands.put(("press", pin_of[button], seconds, done))
+        return done
+
+    def drop_ball(self, colour: str | None = None) -> threading.Event:
+        """A ball rolls out of the mill: the beam breaks (with a little chatter) and the
+        chute board sends its colour reading. Returns an Event set once it has passed."""
+        self._need_sim()
+        done = threading.Event()
+        self._hands.put(("ball", colour, None, done))
+        return done
+
+    def handle_key(self, key: str) -> bool:
+        """Keyboard in simulation (see SIM_KEYS). True if the key meant something."""
+        what = SIM_KEYS.get(key.lower())
+        if what is None or not self.simulate:
+            return False
+        if what == "ball":
+            self.drop_ball()
+        elif what in self.pins.buttons.as_dict():
+            self.press(what)
+        else:
+            return False
+        return True
+
+    def _sim_hand(self) -> None:
+        # One hand: presses and balls happen in order, each with real timing.
+        import time
+
+        last_ball = float("-inf")
+        while True:
+            job = self._hands.get()
+            if job is None or self._closed.is_set():
+                return
+            kind, arg, seconds, done = job
+            try:
+                if kind == "press":
+                    pin = self.pin_factory.pin(arg)
+                    pin.drive_low()
+                    self._closed.wait(seconds)
+                    pin.drive_high()
+                else:
+                    wait = last_ball + BALL_SPACING_SECONDS - time.monotonic()
+                    if wait > 0:
+                        time.sleep(wait)
+                    last_ball = time.monotonic()
+                    self._roll_ball(arg)
+            except Exception:
+                log.exception("simulated %s failed", kind)
+            finally:
+                done.set()
+
+    def _roll_ball(self, colour: str | None) -> None:
+        import time
+
+        if self.board is not None:
+            self.board.ball(colour)
+        if self.beam is not None:
+            pin = self.pin_factory.pin(self.pins.beam.pin)
+            low, high = (
+                (pin.drive_low, pin.drive_high)
+                if self.pins.beam.active_low
+                else (pin.drive_high, pin.drive_low)
+            )
+            low()  # the ball's rim chatters on the beam's edge
+            time.sleep(BALL_CHATTER_SECONDS)
+            high()
+            time.sleep(BALL_CHATTER_SECONDS)
+            low()
+            time.sleep(BALL_BLOCKS_SECONDS)
+            high()
+
+
+def _data_dir():
+    try:
+        from companion import paths
+
+        return paths.data_dir()
+    except Exception:
+        return None
+
+
+def open_table(
+    simulate: bool,
+    on_event: Callable[[Event], None],
+    settings: Settings | None = None,
+    pins: pinmap.PinMap | None = None,
+    clock: Clock | None = None,
+    **options,
+) -> Table:
+    """Open every configured part of the table.
+
+    simulate=True: gpiozero mock pins and a chute board on a pty (works anywhere).
+    simulate=False: gpiozero's default pin factory (lgpio on a Pi) and the configured port.
+    Options for tests and tools: pin_factory, sleep, serial_port, poll, on_status.
+    """
+    return Table(
+        simulate=simulate, on_event=on_event, settings=settings, pins=pins, clock=clock, **options
+    )

@@ -1,0 +1,285 @@
+"""The solver against the rulebook's worked examples, an independent brute-force oracle, and
+properties over random positions."""
+
+import heapq
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from companion.errors import IllegalMove, UsageError
+from companion.games.laser.board import (
+    COLOURS,
+    COMPETITIVE,
+    TEAM,
+    TILES,
+    Position,
+    distance,
+    mix,
+    position_from_json,
+)
+from companion.games.laser.positions import random_position
+from companion.games.laser.solver import (
+    exact_profile,
+    max_removed_for,
+    replay,
+    solution_for,
+    solve,
+)
+
+# The team example (rulebook p. 3): cards cyan and blue. The cat on 0, cyan figures next to
+# it on 1 and 2, magenta on 7, green and blue side by side on 4 and 5.
+TEAM_EXAMPLE = {
+    "mode": "team",
+    "cat": 0,
+    "tiles": [None, "cyan", "cyan", "red", "green", "blue", "yellow", "magenta", "red",
+              "yellow", "red", "yellow"],
+    "supply": {"red": 1, "yellow": 1, "green": 2, "cyan": 2, "blue": 2, "magenta": 2},
+    "cards": [{"colour": "cyan"}, {"colour": "blue"}],
+}
+
+# The competitive example: cards yellow on wood and green on carpet. Yellow on wood two
+# tiles from the cat, cyan on carpet with a yellow beside it, red on wood, green, blue on
+# carpet and another yellow.
+COMP_EXAMPLE = {
+    "mode": "competitive",
+    "cat": 0,
+    "tiles": [None, "magenta", "yellow", "cyan", "yellow", "red", "magenta", "green", "cyan",
+              "blue", "red", "yellow"],
+    "floors": ["ceramic", "ceramic", "wood", "carpet", "ceramic", "wood", "carpet", "ceramic",
+               "wood", "carpet", "wood", "carpet"],
+    "supply": {"red": 2, "yellow": 1, "green": 2, "cyan": 2, "blue": 2, "magenta": 2},
+    "cards": [{"colour": "yellow", "floor": "wood"}, {"colour": "green", "floor": "carpet"}],
+}
+
+
+def mv(kind, src, dst, direction=None):
+    out = {"kind": kind, "from": src, "to": dst}
+    if direction:
+        out["direction"] = direction
+    return out
+
+
+class TestTeamExample:
+    pos = position_from_json(TEAM_EXAMPLE)
+
+    def test_peter_cat_to_the_neighbouring_cyan_then_cyan_five_to_magenta_is_7(self):
+        assert replay(self.pos, [mv("cat", 0, 1), mv("mix", 2, 7)]) == (7, 3)
+
+    def test_suzie_cat_two_tiles_then_the_other_cyan_six_is_10(self):
+        assert replay(self.pos, [mv("cat", 0, 2), mv("mix", 1, 7)]) == (10, 3)
+
+    def test_tommy_mixes_cyan_from_blue_and_green_then_blue_for_3(self):
+        assert replay(self.pos, [mv("mix", 4, 5), mv("mix", 5, 7)]) == (3, 4)
+
+    def test_tommys_three_is_the_optimum_and_every_idea_is_an_exact_total(self):
+        sol = solve(self.pos)
+        assert sol.min_cost == 3 and not sol.impossible
+        assert replay(self.pos, sol.moves) == (3, sol.removed)
+        for idea in (3, 7, 8, 10):  # Tommy, Peter, Kitti, Suzie
+            assert idea in sol.exact_totals
+        assert 2 not in sol.exact_totals
+        for total in sol.exact_totals:
+            assert replay(self.pos, solution_for(self.pos, total))[0] == total
+
+    def test_peter_and_kitti_can_spend_exactly_seven_after_peters_cat_move(self):
+        # Peter starts with the cat (2 MP); Kitti finds blue in the remaining 5
+        cost, _ = replay(self.pos, [mv("cat", 0, 1), mv("mix", 2, 7)])
+        assert cost == 7
+
+
+class TestCompetitiveExample:
+    pos = position_from_json(COMP_EXAMPLE)
+
+    def test_peters_first_idea_six_steps_five_figures(self):
+        moves = [mv("mix", 7, 9), mv("mix", 11, 9), mv("cat", 0, 2)]
+        assert replay(self.pos, moves) == (6, 5)
+
+    def test_tommys_four_steps_through_a_yellow_on_wood(self):
+        assert replay(self.pos, [mv("mix", 7, 5), mv("mix", 5, 3)]) == (4, 4)
+
+    def test_peters_three_steps_remove_two_yellows_and_the_cyan(self):
+        assert replay(self.pos, [mv("cat", 0, 2), mv("mix", 4, 3)]) == (3, 3)
+
+    def test_three_is_the_optimum(self):
+        sol = solve(self.pos)
+        assert sol.min_cost == 3
+        assert replay(self.pos, sol.moves) == (3, sol.removed)
+        assert sol.max_removed >= 3
+        assert sol.exact_totals == ()  # exact totals are a team-mode aid
+
+    def test_removed_figures_proposed_for_each_bid(self):
+        assert max_removed_for(self.pos, 4) == 4
+        assert max_removed_for(self.pos, 6) >= 5  # Peter's first idea removes 5
+        assert max_removed_for(self.pos, 2) is None
+        prof = exact_profile(self.pos, 6)
+        assert min(prof) == 3 and prof[4] == 4
+
+
+def test_replay_refuses_broken_solutions():
+    pos = position_from_json(TEAM_EXAMPLE)
+    with pytest.raises(IllegalMove, match="leave blue open"):
+        replay(pos, [mv("mix", 4, 5)])
+    with pytest.raises(IllegalMove, match="not allowed"):
+        replay(pos, [mv("mix", 1, 2)])  # cyan cannot mix with cyan
+    with pytest.raises(IllegalMove, match="not allowed"):
+        replay(pos, [mv("cat", 0, 1), mv("cat", 1, 5), mv("mix", 2, 7)])  # the cat moves once
+    with pytest.raises(IllegalMove, match="never used"):
+        # cyan onto the yellow on 11 makes a green that no card needs and nobody uses
+        replay(pos, [mv("mix", 1, 11), mv("mix", 4, 5), mv("mix", 5, 7)])
+    # the long way round is allowed and costs the long way
+    assert replay(pos, [mv("mix", 4, 5), mv("mix", 5, 7, "anticlockwise")]) == (11, 4)
+
+
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        ({"tiles": [["red", "blue"]] + [None] * 11}, "one colour name"),
+        ({"tiles": ["red"] * 11}, "12 tiles"),
+        ({"tiles": ["red"] + [None] * 11, "cat": 0}, "under the cat"),
+        ({"cards": [{"colour": "orange"}]}, "unknown card colour"),
+        ({"tiles": [None, "red", "red", "red", "red"] + [None] * 7,
+          "supply": {"red": 1}}, "5 red figures"),
+        ({"supply": {"red": 3}}, "0-2"),
+        ({"mode": "chess"}, "mode"),
+        ({"cat": 12}, "cat"),
+    ],
+)
+def test_malformed_positions_are_one_line_usage_errors(change, message):
+    data = {**TEAM_EXAMPLE, **change}
+    with pytest.raises(UsageError, match=message) as info:
+        position_from_json(data)
+    assert "\n" not in str(info.value)
+
+
+def test_competitive_positions_need_floors():
+    data = {k: v for k, v in COMP_EXAMPLE.items() if k != "floors"}
+    with pytest.raises(UsageError, match="floors"):
+        position_from_json(data)
+
+
+# an independent oracle: plain uniform-cost search written from the rules text ----------
+def oracle(pos: Position, limit: int) -> int | None:
+    """Cheapest cost by exhaustive uniform-cost search (no bound, no pruning but the rules)."""
+    catk = 2 if pos.mode == TEAM else 1
+    cards = tuple(sorted((c.colour, c.floor) for c in pos.cards))
+
+    def matches(card, colour, tile):
+        return card[0] == colour and (pos.mode == TEAM or pos.floors[tile] == card[1])
+
+    start = (pos.tiles, pos.supply, False, cards, frozenset())
+    heap, seen = [(0, 0, start)], {}
+    n = 0
+    while heap:
+        g, _, (tiles, supply, cat_used, open_, owed) = heapq.heappop(heap)
+        if not open_ and not owed:
+            return g
+        key = (tiles, supply, cat_used, open_, owed)
+        if key in seen:
+            continue
+        seen[key] = g
+        succ = []
+        for s in range(TILES):
+            for d in range(TILES):
+                if s == d or tiles[s] is None or tiles[d] is None:
+                    continue
+                p = mix(tiles[s], tiles[d])
+                if p is None or supply[p] == 0:
+                    continue
+                t = list(tiles)
+                t[s], t[d] = None, p
+                sp = list(supply)
+                sp[p] -= 1
+                done = [c for c in open_ if matches(c, p, d)]
+                op = list(open_)
+                ow = set(owed) - {s, d}
+                if done:
+                    op.remove(done[0])
+                else:
+                    ow.add(d)
+                succ.append((distance(s, d), (tuple(t), tuple(sp), cat_used, tuple(op),
+                                              frozenset(ow))))
+        if not cat_used:
+            for t_ in range(TILES):
+                for c in set(open_):
+                    if tiles[t_] is not None and matches(c, tiles[t_], t_):
+                        t = list(tiles)
+                        t[t_] = None
+                        op = list(open_)
+                        op.remove(c)
+                        succ.append((catk * distance(pos.cat, t_),
+                                     (tuple(t), supply, True, tuple(op), owed - {t_})))
+        for cost, ns in succ:
+            if g + cost <= limit:
+                n += 1
+                heapq.heappush(heap, (g + cost, n, ns))
+    return None
+
+
+def sparse_position(seed: int, mode: str, cards: int = 2) -> Position:
+    rng = random.Random(seed)
+    return random_position(rng, mode, cards, empties=rng.choice((4, 5, 6)))
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 10**9), st.sampled_from([TEAM, COMPETITIVE]))
+def test_optimum_matches_the_brute_force_oracle(seed, mode):
+    pos = sparse_position(seed, mode)
+    limit = 9
+    assert solve(pos, max_cost=limit, totals=False).min_cost == oracle(pos, limit)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 10**9), st.sampled_from([TEAM, COMPETITIVE]), st.sampled_from([2, 3]))
+def test_returned_moves_replay_legally_at_exactly_the_claimed_cost(seed, mode, cards):
+    pos = random_position(random.Random(seed), mode, cards)
+    sol = solve(pos, max_cost=10, totals=False)
+    if sol.min_cost is None:
+        assert sol.moves == ()
+        return
+    assert replay(pos, sol.moves) == (sol.min_cost, sol.removed)
+    assert sum(m.cost for m in sol.moves) == sol.min_cost
+    assert sol.removed <= sol.max_removed
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 10**9), st.sampled_from([TEAM, COMPETITIVE]))
+def test_removing_a_card_never_raises_the_optimum(seed, mode):
+    pos = random_position(random.Random(seed), mode, 3)
+    full = solve(pos, max_cost=10, totals=False).min_cost
+    for i in range(3):
+        fewer = Position(pos.mode, pos.tiles, pos.cat, pos.supply,
+                         pos.cards[:i] + pos.cards[i + 1:], pos.floors)
+        less = solve(fewer, max_cost=10, totals=False).min_cost
+        if full is not None:
+            assert less is not None and less <= full
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 10**9), st.sampled_from([TEAM, COMPETITIVE]),
+       st.integers(0, 5))
+def test_a_colour_with_no_figures_no_supply_and_no_mix_is_impossible(seed, mode, colour):
+    pos = random_position(random.Random(seed), mode, 2)
+    tiles = tuple(None if t == colour else t for t in pos.tiles)
+    supply = tuple(0 if c == colour else n for c, n in enumerate(pos.supply))
+    cards = (type(pos.cards[0])(colour, pos.cards[0].floor),) + pos.cards[1:]
+    stuck = Position(pos.mode, tiles, pos.cat, supply, cards, pos.floors)
+    sol = solve(stuck)
+    assert sol.impossible and sol.min_cost is None and sol.moves == ()
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 10**9))
+def test_team_exact_totals_agree_with_the_optimum_and_replay(seed):
+    pos = sparse_position(seed, TEAM)
+    sol = solve(pos)
+    if sol.min_cost is not None and sol.min_cost <= 10:
+        assert min(sol.exact_totals) == sol.min_cost
+    for total in sol.exact_totals:
+        moves = solution_for(pos, total)
+        assert replay(pos, moves)[0] == total
+
+
+def test_colour_names_cover_the_circle():
+    assert COLOURS == ("red", "yellow", "green", "cyan", "blue", "magenta")

@@ -1,0 +1,147 @@
+"""The Node screen used as a person would: paint a card, touch the table, place; screenshots."""
+
+import pytest
+
+pytest.importorskip("kivy")
+
+from companion.clock import FakeClock  # noqa: E402
+from companion.game import GameConfig  # noqa: E402
+from companion.games import load  # noqa: E402
+from companion.games.node import PlaceCard  # noqa: E402
+from companion.session import Session  # noqa: E402
+from companion.ui.context import AppContext  # noqa: E402
+from companion.ui.render import ensure_window, pump, render_to_png  # noqa: E402
+from companion.ui.widgets import MIN_TOUCH, BigButton  # noqa: E402
+
+pytestmark = pytest.mark.ui
+GAME = load("node")
+C = {"r": "red", "y": "yellow", "g": "green", "b": "blue", "p": "purple"}
+
+
+def card(letters):
+    return tuple(C[x] for x in letters.replace("/", ""))
+
+
+def make_screen(data_dir, **options):
+    from companion.games.node.screen import NodeScreen
+
+    ctx = AppContext.open(data_dir)
+    config = GameConfig(("Anna", "Ben"), {"deck": 30, **options})
+    session = Session.start(GAME, ctx.log, config, clock=FakeClock())
+    return NodeScreen(ctx=ctx, session=session), session
+
+
+def paint(screen, letters):
+    """Tap palette colours and card nodes, as a player does."""
+    for i, x in enumerate(letters.replace("/", "")):
+        screen._choose_paint(C[x])
+        screen.editor.children[::-1][i].dispatch("on_release")
+
+
+def touch_cell(screen, row, col):
+    """A real touch on the table, through the window."""
+    from kivy.tests.common import UnitTestTouch
+
+    window = ensure_window()
+    window.add_widget(screen)
+    screen.size_hint, screen.size, screen.pos = (None, None), (800, 480), (0, 0)
+    try:
+        pump()
+        x, y, cell = screen.table.cell_rect(row, col)
+        touch = UnitTestTouch(x + cell / 2, y + cell / 2)
+        touch.touch_down()
+        touch.touch_up()
+    finally:
+        window.remove_widget(screen)
+
+
+def test_paint_a_card_touch_the_table_and_place_it(data_dir, tmp_path):
+    screen, session = make_screen(data_dir)
+    assert "enter the card's colours (6 to go)" in screen.reason_label.text
+    paint(screen, "rrr/bbb")
+    assert screen.card == list(card("rrr/bbb"))
+    assert screen.table.preview_ok  # shown in the middle, where the first card goes
+    touch_cell(screen, 0, 0)
+    assert "edge" in screen.reason_label.text  # centred on the corner it hangs off
+    touch_cell(screen, 2, 2)
+    assert not screen.table.preview_ok
+    assert "middle" in screen.reason_label.text
+    touch_cell(screen, *session.state.middle)
+    assert screen.table.preview_ok
+    screen.place_button.dispatch("on_release")
+    assert session.state.played == 1
+    assert screen.card == [None] * 6  # ready for the next card
+    assert GAME.current_player(session.state) == "Ben"
+
+
+def test_invalid_spot_shows_red_with_the_reason_and_place_is_refused(data_dir, tmp_path):
+    screen, session = make_screen(data_dir)
+    session.submit(PlaceCard("Anna", card("rrr/bbb"), 6, 9))
+    screen.refresh()
+    screen.set_card(card("ggg/yyy"))
+    touch_cell(screen, 7, 10)  # centre on the blue row: green cannot cover blue
+    assert not screen.table.preview_ok
+    assert "cannot cover a blue node" in screen.reason_label.text
+    path = render_to_png(screen, tmp_path / "invalid.png")
+    import cv2
+
+    img = cv2.imread(str(path))
+    x, y, cell = screen.table.cell_rect(7, 10)
+    # the preview's red edge is drawn there (image rows run top-down)
+    px = img[480 - int(y) - 2, int(x) + 1]
+    assert px[2] > 150 and px[1] < 120  # BGR: red
+    screen.place_button.dispatch("on_release")
+    assert session.state.played == 1
+    assert screen.banner_kind == "error"
+
+
+def test_turning_the_card(data_dir):
+    screen, session = make_screen(data_dir)
+    screen.set_card(card("rrr/bbb"))
+    screen.rotate_button.dispatch("on_release")
+    assert screen.rotation == 90 and "90" in screen.turn_label.text
+    assert len({r for r, _ in screen.table.preview}) == 3  # portrait: three rows
+    screen.place_button.dispatch("on_release")
+    assert session.state.played == 1
+    r, c = session.state.middle
+    assert session.state.at((r - 1, c)) == "blue"  # turned clockwise: blue on the left
+
+
+def test_discard_is_refused_while_the_card_fits(data_dir):
+    screen, session = make_screen(data_dir)
+    session.submit(PlaceCard("Anna", card("rrr/bbb"), 6, 9))
+    screen.refresh()
+    screen.set_card(card("rrr/ggg"))
+    screen.discard_button.dispatch("on_release")
+    assert "fits" in screen.banner_text and session.state.discarded == 0
+    screen.set_card(card("ppp/yyy"))
+    screen.discard_button.dispatch("on_release")
+    assert session.state.discarded == 1
+
+
+def test_grid_with_clusters_screenshot(data_dir, tmp_path):
+    import random
+
+    import cv2
+
+    screen, session = make_screen(data_dir)
+    rng = random.Random(7)
+    played = 0
+    while played < 14:
+        palette = rng.sample(list(C.values()), 2)
+        colours = tuple(rng.choice(palette) for _ in range(6))
+        spots = GAME.legal_placements(session.state, colours)
+        if spots:
+            r, c, rot = rng.choice(spots)
+            session.submit(PlaceCard(session.state.current, colours, r, c, rot))
+            played += 1
+    screen.refresh()
+    screen.set_card(card("ppy/bbb"))
+    path = render_to_png(screen, tmp_path / "grid.png")
+    img = cv2.imread(str(path))
+    assert img.shape[:2] == (480, 800) and img.std() > 20
+    for b in screen.walk():
+        if isinstance(b, BigButton) and not b.disabled:
+            assert b.width >= MIN_TOUCH and b.height >= MIN_TOUCH, (b.text, b.size)
+    # every controlled cluster carries its owner's initial
+    assert {screen.table.letters[k.owner] for k in session.state.clusters if k.owner} <= {"A", "B"}

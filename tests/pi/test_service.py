@@ -1,0 +1,265 @@
+"""The kiosk unit and its installer: what systemd will see, checked by systemd's own tools."""
+
+from __future__ import annotations
+
+import configparser
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+UNIT = ROOT / "systemd" / "companion.service"
+INSTALL = ROOT / "systemd" / "install.sh"
+KIVY_CONFIG = ROOT / "systemd" / "kivy_config.py"
+
+
+def unit_entries() -> dict[str, list[tuple[str, str]]]:
+    """Sections of the unit as ordered (key, value) pairs; keys may repeat (Environment=)."""
+    sections: dict[str, list[tuple[str, str]]] = {}
+    current = None
+    for raw in UNIT.read_text().splitlines():
+        line = raw.strip()
+        if not line or line.startswith(("#", ";")):
+            continue
+        if line.startswith("["):
+            current = sections.setdefault(line.strip("[]"), [])
+            continue
+        key, _, value = line.partition("=")
+        current.append((key.strip(), value.strip()))
+    return sections
+
+
+def one(section: str, key: str) -> str:
+    values = [v for k, v in unit_entries()[section] if k == key]
+    assert len(values) == 1, f"{key}= appears {len(values)} times in [{section}]"
+    return values[0]
+
+
+def environment() -> dict[str, str]:
+    env = {}
+    for k, v in unit_entries()["Service"]:
+        if k == "Environment":
+            name, _, value = v.partition("=")
+            env[name] = value
+    return env
+
+
+def test_unit_is_a_notify_service_with_a_watchdog_and_restart():
+    assert one("Service", "Type") == "notify"
+    assert one("Service", "NotifyAccess") == "main"
+    seconds = int(one("Service", "WatchdogSec").removesuffix("s"))
+    assert 5 <= seconds <= 60
+    assert one("Service", "Restart") == "on-failure"
+    assert one("Install", "WantedBy") == "multi-user.target"
+
+
+def test_unit_runs_the_app_from_the_installed_venv_as_its_own_user():
+    exec_start = one("Service", "ExecStart").split()
+    assert exec_start == ["/opt/table-companion/venv/bin/companion", "run"]
+    assert one("Service", "User") == "companion"
+    groups = set(one("Service", "SupplementaryGroups").split())
+    assert {"gpio", "video", "input", "dialout"} <= groups
+    installer = INSTALL.read_text()
+    assert "PREFIX=${COMPANION_PREFIX:-/opt/table-companion}" in installer
+    for g in groups:  # the installer must create every group, or the unit fails to start
+        assert re.search(rf"GROUPS_NEEDED=\([^)]*\b{g}\b", installer), g
+
+
+def test_unit_is_hardened_but_can_write_its_data_dir():
+    assert one("Service", "NoNewPrivileges") == "yes"
+    assert one("Service", "ProtectSystem") == "strict"
+    assert one("Service", "PrivateTmp") == "yes"
+    assert one("Service", "ProtectHome") == "yes"
+    state = one("Service", "StateDirectory")
+    env = environment()
+    # ProtectSystem=strict leaves only the StateDirectory writable: the log must live there.
+    assert env["COMPANION_DATA_DIR"] == f"/var/lib/{state}"
+    assert env["KIVY_HOME"].startswith(env["COMPANION_DATA_DIR"] + "/")
+    assert env["COMPANION_CONFIG_DIR"] == f"/etc/{one('Service', 'ConfigurationDirectory')}"
+
+
+def test_unit_draws_on_the_display_without_a_desktop():
+    env = environment()
+    assert env["SDL_VIDEODRIVER"] == "kmsdrm"
+    assert env["KIVY_WINDOW"] == "sdl2"
+    assert env["SDL_TOUCH_MOUSE_EVENTS"] == "0"  # touches arrive once, through hidinput
+    assert env["KCFG_KIVY_EXIT_ON_ESCAPE"] == "0"  # a keyboard's Esc must not end the kiosk
+
+
+systemd_analyze = shutil.which("systemd-analyze")
+needs_systemd_analyze = pytest.mark.skipif(
+    systemd_analyze is None, reason="systemd-analyze is not installed on this machine"
+)
+
+
+def verify(unit_text: str, tmp_path: Path) -> subprocess.CompletedProcess:
+    """`systemd-analyze verify` on a copy whose ExecStart points at a real executable."""
+    prefix = tmp_path / "opt"
+    binary = prefix / "venv" / "bin" / "companion"
+    binary.parent.mkdir(parents=True)
+    binary.write_text("#!/bin/sh\n")
+    binary.chmod(0o755)
+    unit = tmp_path / "companion.service"
+    unit.write_text(unit_text.replace("/opt/table-companion", str(prefix)))
+    return subprocess.run(
+        [systemd_analyze, "verify", str(unit)], capture_output=True, text=True, timeout=60
+    )
+
+
+@needs_systemd_analyze
+def test_systemd_analyze_verify_is_clean(tmp_path):
+    out = verify(UNIT.read_text(), tmp_path)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout + out.stderr == ""
+
+
+@needs_systemd_analyze
+def test_systemd_analyze_verify_would_catch_a_bad_directive(tmp_path):
+    out = verify(UNIT.read_text().replace("Type=notify", "Type=notfy"), tmp_path)
+    assert "notfy" in out.stdout + out.stderr
+
+
+@needs_systemd_analyze
+def test_security_exposure_stays_low(tmp_path):
+    out = subprocess.run(
+        [systemd_analyze, "security", "--offline=true", "--no-pager", str(UNIT)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    match = re.search(r"Overall exposure level for companion.service: ([\d.]+)", out.stdout)
+    if match is None:
+        pytest.skip(f"this systemd-analyze cannot score offline units: {out.stderr.strip()}")
+    assert float(match.group(1)) <= 6.0, out.stdout
+
+
+# installer ---------------------------------------------------------------------------
+
+
+def run_installer(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        ["bash", str(INSTALL), *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, **(env or {})},
+    )
+
+
+def test_installer_is_valid_bash():
+    subprocess.run(["bash", "-n", str(INSTALL)], check=True, timeout=30)
+    assert os.access(INSTALL, os.X_OK)
+
+
+@pytest.mark.skipif(shutil.which("shellcheck") is None, reason="shellcheck is not installed")
+def test_installer_is_shellcheck_clean():
+    out = subprocess.run(["shellcheck", str(INSTALL)], capture_output=True, text=True)
+    assert out.returncode == 0, out.stdout
+
+
+def commands(output: str) -> list[str]:
+    return [line[2:] for line in output.splitlines() if line.startswith("+ ")]
+
+
+def test_dry_run_install_does_every_step_in_order_and_changes_nothing(tmp_path):
+    prefix = tmp_path / "opt"
+    out = run_installer("--dry-run", "--no-apt", env={"COMPANION_PREFIX": str(prefix)})
+    assert out.returncode == 0, out.stderr
+    cmds = commands(out.stdout)
+    venv = f"{prefix}/venv"
+
+    def index(fragment: str) -> int:
+        hits = [i for i, c in enumerate(cmds) if fragment in c]
+        assert hits, f"no step with {fragment!r} in:\n" + "\n".join(cmds)
+        return hits[0]
+
+    steps = [
+        "usermod --append --groups gpio\\,video\\,render\\,input\\,dialout",
+        "-m venv --system-site-packages " + venv,
+        f"{venv}/bin/pip install",
+        "--no-deps --force-reinstall",
+        "install -d -o companion -g companion -m 0750 /var/lib/table-companion",
+        f"runuser -u companion -- {venv}/bin/python {prefix}/lib/kivy_config.py",
+        "/etc/systemd/system/companion.service",
+        f"{venv}/bin/companion doctor",
+    ]
+    order = [index(s) for s in steps]
+    assert order == sorted(order)
+    assert not prefix.exists()
+    assert "--uninstall" in out.stdout  # tells how to undo it
+
+
+def test_dry_run_installs_the_missing_os_packages_only(tmp_path):
+    out = run_installer("--dry-run", env={"COMPANION_PREFIX": str(tmp_path / "opt")})
+    assert out.returncode == 0, out.stderr
+    if shutil.which("dpkg-query") is None:
+        pytest.skip("not a Debian system")
+    installs = [c for c in commands(out.stdout) if "apt-get install" in c]
+    if "OS packages already installed" in out.stdout:
+        assert installs == []
+    else:
+        (line,) = installs
+        assert "--no-install-recommends" in line
+        for pkg in line.split("--no-install-recommends", 1)[1].split():
+            status = subprocess.run(
+                ["dpkg-query", "-W", "-f=${Status}", pkg], capture_output=True, text=True
+            )
+            assert "ok installed" not in status.stdout, f"{pkg} is installed already"
+
+
+def test_uninstall_keeps_the_games_unless_purged(tmp_path):
+    env = {"COMPANION_PREFIX": str(tmp_path / "opt")}
+    keep = run_installer("--dry-run", "--uninstall", env=env)
+    assert keep.returncode == 0, keep.stderr
+    removed = " ".join(c for c in commands(keep.stdout) if c.startswith("rm "))
+    assert str(tmp_path / "opt") in removed and "/etc/systemd/system/companion.service" in removed
+    assert "/var/lib/table-companion" not in removed
+    assert "kept the games" in keep.stdout
+    purge = run_installer("--dry-run", "--uninstall", "--purge", env=env)
+    removed = " ".join(c for c in commands(purge.stdout) if c.startswith("rm "))
+    assert "/var/lib/table-companion" in removed and "/etc/table-companion" in removed
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--bogus"], "unknown option --bogus"),
+        (["--calibration"], "needs a FILE"),
+        (["--dry-run", "--calibration", "/nonexistent.json"], "no such calibration file"),
+    ],
+)
+def test_installer_refuses_bad_arguments_in_one_line(args, message):
+    out = run_installer(*args)
+    assert out.returncode == 2
+    assert message in out.stderr and out.stderr.count("\n") == 1
+
+
+def test_kivy_config_routes_touch_through_hidinput_once(tmp_path):
+    home = tmp_path / "kivy"
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("KIVY_", "KCFG_"))}
+    texts = []
+    for _ in range(2):  # the installer runs it on every update: same file each time
+        subprocess.run(
+            [sys.executable, str(KIVY_CONFIG), str(home)],
+            env=env,
+            check=True,
+            timeout=60,
+            capture_output=True,
+        )
+        texts.append((home / "config.ini").read_text())
+    assert texts[0] == texts[1]
+    cfg = configparser.RawConfigParser()
+    cfg.read(home / "config.ini")
+    assert dict(cfg.items("input")) == {
+        "mouse": "mouse,disable_multitouch",
+        "touchscreen": "probesysfs,provider=hidinput",
+    }
+    assert cfg.get("kivy", "exit_on_escape") == "0"
+    from kivy.config import KIVY_CONFIG_VERSION
+
+    assert cfg.getint("kivy", "config_version") == KIVY_CONFIG_VERSION

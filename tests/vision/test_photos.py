@@ -1,0 +1,65 @@
+"""Real photographs: calibrate from two photos per class, classify every other labelled photo."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from companion.cli import main as companion_main
+from vision.calibration import calibrate_images, labelled_subset, read_labels
+from vision.detect import classify_image, load_image
+
+PHOTOS = Path(__file__).parents[2].parent / "shared" / "data" / "mnm-photos"
+pytestmark = pytest.mark.skipif(not (PHOTOS / "labels.csv").exists(),
+                                reason=f"real photographs not found at {PHOTOS}")
+
+
+@pytest.fixture(scope="module")
+def rows():
+    return read_labels(PHOTOS / "labels.csv", PHOTOS)
+
+
+def test_every_labelled_photo_is_read_right_from_two_per_class(rows):
+    train = labelled_subset(rows, 2)
+    assert len(train) == 10 and len({label for _, label in train}) == 5
+    cal = calibrate_images(train)
+    held_out = [(p, label) for p, label in rows if (p, label) not in train]
+    assert len(held_out) >= 20
+    wrong = []
+    for path, label in held_out:
+        found = classify_image(load_image(path), cal)
+        # exactly one object (the candy) found by automatic segmentation, read right
+        if len(found) != 1 or found[0]["colour"] != label:
+            wrong.append((path.name, label, found))
+        else:
+            assert 0.0 <= found[0]["confidence"] <= 1.0
+            assert found[0]["radius"] > 10
+    assert not wrong, wrong
+
+
+def test_a_colour_never_calibrated_is_not_read_as_a_known_one_with_confidence(rows):
+    # calibrate without brown: brown candies must be rejected or carry low confidence
+    train = [(p, lab) for p, lab in labelled_subset(rows, 2) if lab != "brown"]
+    cal = calibrate_images(train)
+    for path, label in rows:
+        if label != "brown":
+            continue
+        for obj in classify_image(load_image(path), cal):
+            assert obj["colour"] == "unknown" or obj["confidence"] < 0.8, (path.name, obj)
+
+
+def test_cli_calibrates_and_classifies(tmp_path, capsys):
+    out = tmp_path / "calib.json"
+    rc = companion_main(["vision", "calibrate", "--images", str(PHOTOS), "--labels",
+                         str(PHOTOS / "labels.csv"), "--per-class", "2", "--out", str(out)])
+    assert rc == 0 and out.exists()
+    summary = json.loads(capsys.readouterr().out)
+    assert {p["colour"] for p in summary["prototypes"]} == {"blue", "brown", "green", "red",
+                                                            "yellow"}
+    rc = companion_main(["vision", "classify", "--calibration", str(out),
+                         str(PHOTOS / "DSC_3610.jpg"), str(PHOTOS / "DSC_3609.jpg")])
+    assert rc == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [obj["colour"] for line in lines for obj in line["objects"]] == ["green", "brown"]
+    for obj in lines[0]["objects"]:
+        assert set(obj) >= {"colour", "confidence", "x", "y", "radius"}

@@ -1,0 +1,457 @@
+"""A rendered table for tests and simulation: the ball tray, the white patch and card zones.
+
+The scene is lit in linear RGB by one of `LIGHTS` (warm tungsten to daylight, mixed light, a
+cast shadow, a dim room), seen by a camera whose white balance is locked at daylight (so warm
+light really tints the frame), with colour cross-talk, auto exposure, sensor noise that grows
+with gain, sRGB encoding and clipping. Balls are shaded spheres with a specular highlight in
+the light's colour and a soft shadow; a rolling ball is motion-blurred. Cards are matte prints
+with a white border and a white symbol, slightly rotated.
+
+Public API (used by the Color Milk demo and the tests):
+
+    render_tray(colours, light, seed, size=(640, 480), *, frame=0, rolling=False) -> BGR uint8
+    render_cards(zones, light, seed, size=(640, 480), *, frame=0) -> BGR uint8
+    render_table(balls, cards, light, seed, size, *, frame=0, rolling=False) -> BGR uint8
+    arrival_frames(colours, light, seed, size, *, rest_frames=3) -> iterator of BGR frames
+    LIGHTS: tuple of light names;  tray_layout(n, seed, size) -> ball centres and radius
+
+`seed` fixes the layout (ball jitter, light direction and gradient, shadow, card placement);
+`frame` only changes the sensor noise, so frames of one seed show the same table over time.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.calibration import Calibration
+
+BALL_COLOURS = ("blue", "green", "orange", "pink", "purple")  # Color Milk balls and cards
+LASER_COLOURS = ("red", "yellow", "green", "cyan", "blue", "magenta")  # Laser prism cards
+CARD_COLOURS = tuple(sorted(set(BALL_COLOURS) | set(LASER_COLOURS)))
+
+# Printed/plastic colours, sRGB 0..255 as they would look under daylight.
+PALETTE_SRGB: dict[str, tuple[int, int, int]] = {
+    "blue": (25, 85, 200),
+    "green": (40, 160, 65),
+    "orange": (245, 125, 20),
+    "pink": (245, 135, 180),
+    "purple": (115, 55, 160),
+    "red": (215, 30, 40),
+    "yellow": (245, 215, 30),
+    "cyan": (20, 175, 215),
+    "magenta": (215, 35, 145),
+}
+WHITE_SRGB = (242, 242, 238)
+TRAY_SRGB = (196, 194, 188)
+WOOD_SRGB = (150, 104, 66)
+
+
+@dataclass(frozen=True)
+class Light:
+    colour: tuple[float, float, float]  # linear RGB relative to daylight
+    intensity: float = 1.0
+    second: tuple[float, float, float] | None = None  # a second source from the other side
+    shadow: float = 0.0  # strength of a cast shadow band (0 = none)
+    gradient: float = 0.2  # brightness change across the frame
+
+
+_LIGHTS: dict[str, Light] = {
+    "daylight": Light((1.0, 1.0, 1.0)),
+    "overcast": Light((0.9, 0.97, 1.1), intensity=0.7, gradient=0.1),
+    "tungsten": Light((1.0, 0.66, 0.36), intensity=0.8),
+    "warm-led": Light((1.0, 0.76, 0.5), intensity=0.9),
+    "fluorescent": Light((0.92, 1.0, 0.78), intensity=0.9, gradient=0.1),
+    "mixed": Light((1.0, 0.66, 0.36), intensity=0.9, second=(0.95, 1.0, 1.08)),
+    "shadow": Light((1.0, 0.97, 0.93), shadow=0.55, gradient=0.3),
+    "dim": Light((1.0, 0.7, 0.42), intensity=0.3),
+}
+LIGHTS: tuple[str, ...] = tuple(_LIGHTS)
+
+# Sensor colour cross-talk (rows: camera R, G, B from scene R, G, B); white stays white.
+_CROSSTALK = np.array([[0.86, 0.12, 0.02], [0.06, 0.86, 0.08], [0.02, 0.14, 0.84]], np.float32)
+_ENC_LUT = np.clip(np.round(255 * np.where(
+    (x := np.linspace(0, 1, 4096)) <= 0.0031308, 12.92 * x,
+    1.055 * np.power(x, 1 / 2.4) - 0.055)), 0, 255).astype(np.uint8)
+
+
+def _linear(srgb: Sequence[int]) -> np.ndarray:
+    c = np.asarray(srgb, np.float32) / 255.0
+    return np.where(c <= 0.04045, c / 12.92, ((c + 0.055) / 1.055) ** 2.4).astype(np.float32)
+
+
+# Geometry (fractions of the frame, scaled to its size) ----------------------------------
+
+
+def _geometry(size: tuple[int, int]) -> dict:
+    w, h = size
+    r = 0.0375 * w
+    return {
+        "patch": (int(0.035 * w), int(0.33 * h), int(0.09 * w), int(0.14 * h)),
+        "tray": (int(0.14 * w), int(0.27 * h), int(0.82 * w), int(0.25 * h)),
+        "radius": r,
+        "cups": [(0.14 * w + (i + 0.5) * 0.82 * w / 5, 0.395 * h) for i in range(5)],
+        "zones": [(f"seat{i + 1}", (int((0.02 + 0.245 * i) * w), int(0.58 * h),
+                                    int(0.225 * w), int(0.4 * h))) for i in range(4)],
+        "card": (0.045 * w, 0.068 * w),  # width, height
+    }
+
+
+def tray_layout(n: int, seed: int, size: tuple[int, int] = (640, 480)):
+    """Rest positions (x, y) of the first `n` balls and the ball radius for a seed."""
+    g = _geometry(size)
+    rng = np.random.default_rng([seed, 1])
+    jitter = rng.uniform(-1, 1, size=(5, 2)) * np.array([0.55, 0.35]) * g["radius"]
+    pts = [(g["cups"][i][0] + jitter[i, 0], g["cups"][i][1] + jitter[i, 1]) for i in range(n)]
+    return pts, g["radius"]
+
+
+def card_layout(zones: Mapping[str, Sequence[str]], seed: int, size=(640, 480)):
+    """(zone, colour, centre, angle) for every card: up to 6 per zone in a 3x2 grid."""
+    g = _geometry(size)
+    rects = dict(g["zones"])
+    cw, ch = g["card"]
+    rng = np.random.default_rng([seed, 2])
+    out = []
+    for zone, colours in zones.items():
+        if zone not in rects:
+            raise ValueError(f"unknown card zone {zone!r} (have {', '.join(rects)})")
+        if len(colours) > 6:
+            raise ValueError(f"at most 6 cards fit in zone {zone!r}")
+        x, y, w, h = rects[zone]
+        cells = rng.permutation(6)[: len(colours)]
+        for colour, cell in zip(colours, cells, strict=True):
+            cx = x + (cell % 3 + 0.5) * w / 3 + rng.uniform(-0.02, 0.02) * w
+            cy = y + (cell // 3 + 0.5) * h / 2 + rng.uniform(-0.08, 0.08) * h
+            out.append((zone, colour, (cx, cy), rng.uniform(-10, 10)))
+    return out, (cw, ch)
+
+
+def scene_calibration(size: tuple[int, int] = (640, 480)) -> Calibration:
+    """Regions of interest of the rendered table (the prototypes are filled in by learning)."""
+    g = _geometry(size)
+    px, py, pw, ph = g["patch"]
+    r = g["radius"]
+    cw, ch = g["card"]
+    return Calibration(
+        prototypes=(),
+        white_roi=(px + pw // 5, py + ph // 5, pw * 3 // 5, ph * 3 // 5),
+        tray_roi=g["tray"],
+        first_end="left",
+        ball_radius=(round(0.6 * r, 1), round(1.6 * r, 1)),
+        card_zones=tuple(g["zones"]),
+        card_area=(round(0.4 * cw * ch), round(2.0 * cw * ch)),
+        frame_size=tuple(size),
+        camera={"source": "rendered", "white_balance": "daylight", "exposure": "auto"},
+    )
+
+
+# Rendering --------------------------------------------------------------------------------
+
+
+@dataclass
+class _Base:
+    cam: np.ndarray  # linear camera RGB of the empty table (exposure applied), H x W x 3
+    encoded: np.ndarray  # the same as a clean BGR uint8 frame
+    light_field: np.ndarray  # scene illumination, H x W x 3 (linear RGB)
+    light_dir: np.ndarray  # unit vector towards the key light (x right, y down, z to camera)
+    exposure: float
+    noise: float  # sensor noise, in 8-bit units
+
+    def to_cam(self, radiance: np.ndarray) -> np.ndarray:
+        return (radiance @ _CROSSTALK.T) * self.exposure
+
+
+def _encode(cam: np.ndarray) -> np.ndarray:
+    """Linear camera RGB to an sRGB-encoded BGR uint8 image (clipping like a sensor)."""
+    idx = np.clip(cam * 4095, 0, 4095).astype(np.uint16)
+    return np.ascontiguousarray(_ENC_LUT[idx][..., ::-1])
+
+
+def _light_field(light: Light, size, rng) -> tuple[np.ndarray, np.ndarray]:
+    """Illumination over the table; smooth, so computed coarse and scaled up."""
+    w, h = size
+    cw, ch = max(8, w // 8), max(6, h // 8)
+    ys, xs = np.mgrid[0:ch, 0:cw].astype(np.float32)
+    u, v = (xs + 0.5) / cw - 0.5, (ys + 0.5) / ch - 0.5
+    ang = rng.uniform(0, 2 * math.pi)
+    grad = 1.0 + light.gradient * (u * math.cos(ang) + v * math.sin(ang)) * 2
+    field = np.ones((ch, cw, 3), np.float32) * np.asarray(light.colour, np.float32)
+    if light.second is not None:  # warm lamp on one side, window on the other
+        t = np.clip(0.5 + 1.4 * u * (1 if rng.random() < 0.5 else -1), 0, 1)[..., None]
+        field = field * (1 - t) + np.asarray(light.second, np.float32) * t
+    field *= (grad * light.intensity)[..., None]
+    if light.shadow:  # an arm or a head between the lamp and the table: a soft band
+        a = rng.uniform(0, math.pi)
+        off = rng.uniform(-0.3, 0.3)
+        dist = (u * math.cos(a) + v * math.sin(a)) - off
+        band = np.clip(1.0 - np.abs(dist) / rng.uniform(0.08, 0.18), 0, 1)
+        band = np.clip(band * 2.5, 0, 1)
+        field *= (1.0 - light.shadow * band)[..., None]
+    field = cv2.resize(field.astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR)
+    d = np.array([math.cos(ang + math.pi), math.sin(ang + math.pi), 1.6], np.float32)
+    return field, d / np.linalg.norm(d)
+
+
+@functools.lru_cache(maxsize=4)
+def _albedo(size: tuple[int, int]) -> np.ndarray:
+    """The empty table's reflectance: wood, the grey tray with five cups, the white patch."""
+    w, h = size
+    g = _geometry(size)
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+    grain = 1.0 + 0.1 * np.sin(ys * 0.21 + 3 * np.sin(xs * 0.013 + 1.7))
+    albedo = np.empty((h, w, 3), np.float32)
+    albedo[:] = _linear(WOOD_SRGB)
+    albedo *= grain[..., None]
+    tx, ty, tw, th = g["tray"]
+    cv2.rectangle(albedo, (tx, ty), (tx + tw, ty + th), _linear(TRAY_SRGB).tolist(), cv2.FILLED)
+    cups = np.zeros((h, w), np.float32)
+    for cx, cy in g["cups"]:
+        cv2.ellipse(cups, (int(cx), int(cy)), (int(g["radius"] * 1.5), int(g["radius"] * 1.3)),
+                    0, 0, 360, 1.0, cv2.FILLED)
+    cups = cv2.GaussianBlur(cups, (0, 0), g["radius"] * 0.3)
+    albedo *= (1.0 - 0.1 * cups)[..., None]
+    px, py, pw, ph = g["patch"]
+    cv2.rectangle(albedo, (px, py), (px + pw, py + ph), _linear(WHITE_SRGB).tolist(), cv2.FILLED)
+    albedo.setflags(write=False)
+    return albedo
+
+
+@functools.lru_cache(maxsize=16)
+def _base(light_name: str, seed: int, size: tuple[int, int]) -> _Base:
+    try:
+        light = _LIGHTS[light_name]
+    except KeyError:
+        raise ValueError(f"unknown light {light_name!r} (have {', '.join(LIGHTS)})") from None
+    g = _geometry(size)
+    rng = np.random.default_rng([seed, 0, LIGHTS.index(light_name)])
+    field, ldir = _light_field(light, size, rng)
+    # auto exposure on the tray area; a dim room means gain, and gain means noise
+    tx, ty, tw, th = g["tray"]
+    exposure = 0.72 / (float(field[ty : ty + th, tx : tx + tw].mean()) * 0.9)
+    noise = 1.6 * math.sqrt(max(1.0, exposure / 0.8))
+    cam = cv2.transform(_albedo(size) * field, _CROSSTALK) * exposure
+    return _Base(cam, _encode(cam), field, ldir, exposure, noise)
+
+
+def _draw_ball(cam: np.ndarray, base: _Base, colour: str, cx: float, cy: float, r: float,
+               blur: int = 0) -> tuple[int, int, int, int] | None:
+    h, w = cam.shape[:2]
+    cx, cy, r = float(cx), float(cy), float(r)  # keep the arithmetic in float32
+    m = int(r * 2.2) + blur
+    x0, y0 = max(0, int(cx - m)), max(0, int(cy - m))
+    x1, y1 = min(w, int(cx + m) + 1), min(h, int(cy + m) + 1)
+    if x1 <= x0 or y1 <= y0:
+        return None
+    ys, xs = np.mgrid[y0:y1, x0:x1].astype(np.float32)
+    dx, dy = (xs - cx) / r, (ys - cy) / r
+    lx, ly, lz = (float(v) for v in base.light_dir)
+    # soft shadow cast away from the light
+    sx, sy = -lx * 0.55, -ly * 0.55
+    sd = np.hypot(dx - sx, (dy - sy) * 1.15)
+    shadow = np.clip(1.25 - sd, 0, 1)
+    shadow = shadow * np.sqrt(shadow) * 0.5
+    region = cam[y0:y1, x0:x1]
+    region *= (1.0 - shadow)[..., None]
+    # the sphere: diffuse shading and a specular highlight in the light's colour
+    rr = dx * dx + dy * dy
+    nz = np.sqrt(np.clip(1.0 - rr, 0, 1))
+    diffuse = np.clip(dx * lx + dy * ly + nz * lz, 0, 1)
+    hx, hy, hz = lx, ly, lz + 1.0
+    hn = math.sqrt(hx * hx + hy * hy + hz * hz)
+    c = np.clip((dx * hx + dy * hy + nz * hz) / hn, 0, 1)
+    c4 = (c * c) ** 2
+    c16 = (c4 * c4) ** 2
+    spec = c16 * c16 * c16 * c4 * c4 * c4 * 0.9  # c ** 60, without slow float powers
+    e = base.light_field[int(min(max(cy, 0), h - 1)), int(min(max(cx, 0), w - 1))]
+    ball = (_linear(PALETTE_SRGB[colour])[None, None, :] * (0.25 + 0.75 * diffuse)[..., None]
+            + spec[..., None]) * e[None, None, :]
+    ball = base.to_cam(ball)
+    alpha = np.clip((1.0 - np.sqrt(rr)) * r + 0.5, 0, 1)
+    if blur:
+        k = np.ones((1, blur), np.float32) / blur
+        ball = cv2.filter2D(ball * alpha[..., None], -1, k)
+        alpha = cv2.filter2D(alpha, -1, k)
+        ball = ball / np.maximum(alpha, 1e-4)[..., None]
+    region[:] = region * (1 - alpha[..., None]) + ball * alpha[..., None]
+    return x0, y0, x1, y1
+
+
+def _draw_card(cam: np.ndarray, base: _Base, colour: str, centre, angle: float, cw, ch):
+    h, w = cam.shape[:2]
+    cx, cy = centre
+    lx, ly, _ = base.light_dir
+    x0, y0 = int(max(0, cx - ch)), int(max(0, cy - ch))
+    x1, y1 = int(min(w, cx + ch)), int(min(h, cy + ch))
+    shadow = np.zeros((y1 - y0, x1 - x0), np.float32)
+    box = cv2.boxPoints(((cx - lx * 2 - x0, cy - ly * 2 - y0), (cw * 1.02, ch * 1.02), angle))
+    cv2.fillConvexPoly(shadow, np.round(box).astype(np.int32), 0.35, cv2.LINE_AA)
+    shadow = cv2.GaussianBlur(shadow, (0, 0), 2.0)
+    region = cam[y0:y1, x0:x1]
+    region *= (1.0 - shadow)[..., None]
+    face = np.zeros((y1 - y0, x1 - x0, 3), np.float32)
+    alpha = np.zeros((y1 - y0, x1 - x0), np.float32)
+    outer = np.round(cv2.boxPoints(((cx - x0, cy - y0), (cw, ch), angle))).astype(np.int32)
+    inner = np.round(cv2.boxPoints(((cx - x0, cy - y0), (cw * 0.8, ch * 0.86), angle)))
+    cv2.fillConvexPoly(alpha, outer, 1.0, cv2.LINE_AA)
+    cv2.fillConvexPoly(face, outer, _linear(WHITE_SRGB).tolist())
+    cv2.fillConvexPoly(face, inner.astype(np.int32), _linear(PALETTE_SRGB[colour]).tolist(),
+                       cv2.LINE_AA)
+    cv2.circle(face, (int(cx - x0), int(cy - y0)), int(cw * 0.14), _linear(WHITE_SRGB).tolist(),
+               cv2.FILLED, cv2.LINE_AA)
+    face = base.to_cam(face * base.light_field[y0:y1, x0:x1] * 0.97)
+    region[:] = region * (1 - alpha[..., None]) + face * alpha[..., None]
+    return x0, y0, x1, y1
+
+
+@functools.lru_cache(maxsize=8)
+def _noise_bank(level2: int, size: tuple[int, int]) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Six frames of sensor noise (sigma = level2 / 2, in 8-bit units) as (positive, negative)
+    uint8 parts, so a noisy frame costs two saturating additions."""
+    w, h = size
+    cv2.setRNGSeed(level2)
+    bank = []
+    for _ in range(6):
+        n = np.empty((h, w, 3), np.float32)
+        cv2.randn(n, 0.0, level2 / 2)
+        n = np.round(n)
+        bank.append((np.clip(n, 0, 255).astype(np.uint8), np.clip(-n, 0, 255).astype(np.uint8)))
+    return bank
+
+
+@functools.lru_cache(maxsize=12)
+def _scene(balls: tuple[str, ...], cards: tuple[tuple[str, tuple[str, ...]], ...], light: str,
+           seed: int, size: tuple[int, int], rolling: bool | float,
+           ) -> tuple[np.ndarray, np.ndarray]:
+    """(linear camera image, clean encoded frame); a tray of k balls is drawn on the cached
+    tray of k - 1, as balls arrive one by one."""
+    base = _base(light, seed, size)
+    for colour in balls + tuple(c for _, cs in cards for c in cs):
+        if colour not in PALETTE_SRGB:
+            raise ValueError(f"unknown colour {colour!r} (have {', '.join(PALETTE_SRGB)})")
+    if not balls and not cards:
+        return base.cam, base.encoded
+    if balls and not cards:
+        cam, img = _scene(balls[:-1], cards, light, seed, size, False)
+        cam, img, todo = cam.copy(), img.copy(), [len(balls) - 1]
+    else:
+        cam, img, todo = base.cam.copy(), base.encoded.copy(), range(len(balls))
+    dirty = []
+    pts, r = tray_layout(len(balls), seed, size)
+    for i in todo:
+        x, y = pts[i]
+        away = (2.2 if rolling is True else float(rolling)) if i == len(balls) - 1 else 0.0
+        # a rolling ball has not reached its cup yet: it is further towards the mill, blurred
+        dirty.append(_draw_ball(cam, base, balls[i], x + away * r, y, r,
+                                blur=int(r * min(0.9, 0.4 * away)) if away else 0))
+    placed, (cw, ch) = card_layout(dict(cards), seed, size)
+    for _zone, colour, centre, angle in placed:
+        dirty.append(_draw_card(cam, base, colour, centre, angle, cw, ch))
+    for box in dirty:  # only what was drawn needs encoding again
+        if box:
+            x0, y0, x1, y1 = box
+            img[y0:y1, x0:x1] = _encode(cam[y0:y1, x0:x1])
+    return cam, img
+
+
+def render_table(
+    balls: Sequence[str] = (),
+    cards: Mapping[str, Sequence[str]] | None = None,
+    light: str = "daylight",
+    seed: int = 0,
+    size: tuple[int, int] = (640, 480),
+    *,
+    frame: int = 0,
+    rolling: bool | float = False,
+) -> np.ndarray:
+    """The whole table as a BGR uint8 frame: tray with `balls` (slot 0 first) and `cards`.
+
+    `rolling`: the last ball is still rolling in, this many ball radii short of its rest
+    place (True = 2.2), and motion-blurred."""
+    size = (int(size[0]), int(size[1]))
+    if len(balls) > 5:
+        raise ValueError("the tray holds at most 5 balls")
+    key_cards = tuple((z, tuple(c)) for z, c in (cards or {}).items())
+    img = _scene(tuple(balls), key_cards, light, seed, size, rolling)[1]
+    bank = _noise_bank(max(1, int(round(_base(light, seed, size).noise * 2))), size)
+    k = (seed * 7919 + frame) % len(bank)
+    return cv2.subtract(cv2.add(img, bank[k][0]), bank[(k + 1) % len(bank)][1])
+
+
+def render_tray(
+    colours: Sequence[str],
+    light: str = "daylight",
+    seed: int = 0,
+    size: tuple[int, int] = (640, 480),
+    *,
+    frame: int = 0,
+    rolling: bool | float = False,
+) -> np.ndarray:
+    """The tray with `colours` in arrival order (slot 0 first); `[]` gives the empty tray."""
+    return render_table(colours, None, light, seed, size, frame=frame, rolling=rolling)
+
+
+def render_cards(
+    zones: Mapping[str, Sequence[str]],
+    light: str = "daylight",
+    seed: int = 0,
+    size: tuple[int, int] = (640, 480),
+    *,
+    frame: int = 0,
+) -> np.ndarray:
+    """The table with cards laid in zones `seat1`..`seat4` (at most 6 a zone), tray empty."""
+    return render_table((), zones, light, seed, size, frame=frame)
+
+
+def rendered_samples(seed: int = 0, size=(640, 480)) -> list[tuple[str, str, tuple]]:
+    """(kind, colour, Lab) samples (kind "ball" or "card") of every ball and card colour under every light, measured the way
+    the readers measure. Seeds are far from the ones tests use."""
+    from vision.balls import detect_balls
+    from vision.cards import detect_cards
+
+    cal = scene_calibration(size)
+    out = []
+    for li, light in enumerate(LIGHTS):
+        for rep in range(2):
+            s = 1_000_000 + seed * 1000 + li * 10 + rep
+            order = [str(c) for c in np.random.default_rng(s).permutation(BALL_COLOURS)]
+            empty = render_tray([], light, s, size)
+            frame = render_tray(order, light, s, size, frame=1)
+            pts, _ = tray_layout(5, s, size)
+            for blob, lab in detect_balls(frame, empty, cal):
+                i = int(np.argmin([math.hypot(blob.x - x, blob.y - y) for x, y in pts]))
+                out.append(("ball", str(order[i]), tuple(float(v) for v in lab)))
+            colours = [str(c) for c in np.random.default_rng(s + 1).permutation(CARD_COLOURS)]
+            zones = {"seat1": colours[:3], "seat2": colours[3:6], "seat3": colours[6:9]}
+            placed, _ = card_layout(zones, s, size)
+            cframe = render_cards(zones, light, s, size, frame=2)
+            for zone, blob, lab in detect_cards(cframe, empty, cal):
+                near = min((p for p in placed if p[0] == zone),
+                           key=lambda p: math.hypot(blob.x - p[2][0], blob.y - p[2][1]))
+                out.append(("card", near[1], tuple(float(v) for v in lab)))
+    return out
+
+
+def arrival_frames(
+    colours: Sequence[str],
+    light: str = "daylight",
+    seed: int = 0,
+    size: tuple[int, int] = (640, 480),
+    *,
+    rest_frames: int = 3,
+):
+    """Frames of a round as the camera sees it: the empty tray, then for each ball one frame
+    of it rolling in and `rest_frames` frames of it at rest (fresh sensor noise each frame)."""
+    n = 0
+    yield render_tray([], light, seed, size, frame=n)
+    for k in range(1, len(colours) + 1):
+        n += 1
+        yield render_tray(colours[:k], light, seed, size, frame=n, rolling=True)
+        for _ in range(rest_frames):
+            n += 1
+            yield render_tray(colours[:k], light, seed, size, frame=n)
