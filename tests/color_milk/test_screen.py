@@ -187,3 +187,15 @@ def test_repeated_camera_readings_from_the_table_are_not_logged(make):
     entries = screen.session.log.entries(screen.session.game_id)
     assert [e.payload["type"] for e in entries] == ["core.BallSeen", "core.BallPassed"]
     assert screen.state.tray[0] == "green" and screen.state.passed == 1
+
+
+def test_a_sensor_is_never_as_sure_as_a_person(make):
+    from kivy.clock import Clock
+
+    screen = make(players=("Anna",))
+    screen.table_event(BallSeen("purple", 0, 1.0))
+    screen.table_event(BallSeen("purple", 1, 1.0))
+    Clock.tick()
+    screen.table_event(BallSeen("purple", 2, 1.0))  # a third purple from the camera: a question
+    Clock.tick()
+    assert screen.state.tray[2] == "" and screen.state.asks[0].slot == 2

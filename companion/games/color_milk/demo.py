@@ -32,6 +32,7 @@ from companion.game import GameConfig
 from companion.games.color_milk import GAME
 from companion.games.color_milk.autoplay import ScriptedTable, exact_reader
 from companion.games.color_milk.events import Choose, Count, KingsTower, Predict, Tally
+from companion.games.color_milk.rules import SENSOR_MAX
 from companion.session import Session
 from companion.settings import Settings
 from companion.store import GameLog
@@ -39,7 +40,6 @@ from companion.store import GameLog
 NAMES = ("Anna", "Ben", "Cleo", "Dan", "Eve")
 REST_FRAMES = 3  # still frames of each ball: the reader wants a few to agree
 DEMO_COIN_CHANCE = 0.5  # a short game: about eight rounds
-SENSOR_MAX = 0.999  # confidence 1.0 means a person tapped it in
 EVENT_WAIT = 2.0  # seconds to wait for the simulated beam to report a ball
 
 

@@ -32,6 +32,7 @@ from companion.players import Seating
 
 READING_PHASES = ("predict", "mill", "check")
 AUTHORITATIVE = 1.0  # a tap on the screen; the camera reports less than certainty
+SENSOR_MAX = 0.999  # sensor readings are capped here, so only a person is ever certain
 DEFAULT_ASK_THRESHOLD = 0.8
 DEFAULT_FAILED_PENCIL_EVERY = 3  # guess: the track's artwork is not in the rulebook text
 OWN_OPTIONS = {"board", "ask_threshold", "failed_pencil_every", "first_leader"}

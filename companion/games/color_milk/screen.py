@@ -8,6 +8,8 @@ prediction, a choice, or the tallies of the selected player.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from kivy.graphics import Color, Line, RoundedRectangle
 from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
@@ -18,7 +20,7 @@ from companion.games.color_milk import boards
 from companion.games.color_milk.events import Choose, Count, Predict, Tally
 from companion.games.color_milk.mill import BALLS_PER_ROUND, COLOURS, ROUNDS_PER_CYCLE
 from companion.games.color_milk.odds import fulfil_probability
-from companion.games.color_milk.rules import READING_PHASES, MilkState
+from companion.games.color_milk.rules import READING_PHASES, SENSOR_MAX, MilkState
 from companion.players import PLAYER_MARKERS
 from companion.ui import colours
 from companion.ui.game_screen import GameScreen as BaseGameScreen
@@ -369,8 +371,11 @@ class GameScreen(BaseGameScreen):
     def table_event(self, event) -> None:
         """The camera repeats itself every frame: only readings that change something go on
         to the log (from any thread; the state is immutable)."""
-        if isinstance(event, BallSeen) and not self.session.game.is_news(self.state, event):
-            return
+        if isinstance(event, BallSeen):
+            # whatever the sensor says, only a person is certain
+            event = replace(event, confidence=min(event.confidence, SENSOR_MAX))
+            if not self.session.game.is_news(self.state, event):
+                return
         super().table_event(event)
 
     # taps ---------------------------------------------------------------------------------
