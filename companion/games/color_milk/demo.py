@@ -56,7 +56,9 @@ def _parser() -> _Parser:
     p.add_argument("--headless", action="store_true", help="no window (the demo never opens one)")
     p.add_argument("--live", action="store_true", help="print the table's events as they happen")
     p.add_argument("--data-dir", help="keep the game log here (default: a temporary dir)")
-    p.add_argument("--light", default="daylight", help="rendered lighting for the camera")
+    p.add_argument(
+        "--light", default="daylight", help="rendered lighting for the camera, or 'all' to vary"
+    )
     p.add_argument("--no-camera", action="store_true", help="tap the balls in instead")
     p.add_argument("--no-table", action="store_true", help="count balls without the table")
     return p
@@ -71,9 +73,9 @@ class Camera:
         from vision.calibration import rendered_calibration
         from vision.render import LIGHTS
 
-        if light not in LIGHTS:
+        if light != "all" and light not in LIGHTS:
             raise UsageError(f"unknown light {light!r} (have: {', '.join(LIGHTS)})")
-        self.light, self.seed = light, seed
+        self.light, self.seed, self.lights = light, seed, LIGHTS
         self.reader = BallReader(rendered_calibration(seed=0), ask_threshold=threshold)
         self.rounds = 0
         self.frames = 0
@@ -85,7 +87,8 @@ class Camera:
         self.reader.reset()  # the first frame is the empty tray
         out: list[BallSeen] = []
         scene = self.seed * 1000 + self.rounds
-        for frame in arrival_frames(balls, self.light, scene, rest_frames=REST_FRAMES):
+        light = self.lights[self.rounds % len(self.lights)] if self.light == "all" else self.light
+        for frame in arrival_frames(balls, light, scene, rest_frames=REST_FRAMES):
             out += self.reader.feed(frame)
             self.frames += 1
         # Only a person is certain: a camera reading never counts as a tap.
