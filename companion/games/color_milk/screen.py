@@ -17,6 +17,7 @@ from kivy.uix.label import Label
 
 from companion.events import BallSeen, ButtonPressed
 from companion.games.color_milk import boards
+from companion.games.color_milk.chute import SENSED_TYPE, ChuteSlots
 from companion.games.color_milk.events import Choose, Count, Predict, Tally
 from companion.games.color_milk.mill import BALLS_PER_ROUND, COLOURS, ROUNDS_PER_CYCLE
 from companion.games.color_milk.odds import fulfil_probability
@@ -85,6 +86,7 @@ class GameScreen(BaseGameScreen):
         self.any_ball = ""  # board 5 bonus being used: "", "any1", "any2"
         self.picked: tuple[int, ...] = ()
         self._round = 0
+        self.chute = ChuteSlots()
 
     @property
     def show_odds(self) -> bool:
@@ -99,6 +101,8 @@ class GameScreen(BaseGameScreen):
             self._round = s.round
             self.selected, self.target_slot, self.draft, self.zone = None, None, (), ""
             self.any_ball, self.picked = "", ()
+        if self.target_slot is None and s.asks and s.phase in READING_PHASES:
+            self.target_slot = s.asks[0].slot  # the pad offers the question's answers
         if self.selected not in s.names:
             self.selected = s.names[s.leader]
             self.draft, self.zone = s.player(self.selected).prediction, s.player(self.selected).zone
@@ -369,8 +373,13 @@ class GameScreen(BaseGameScreen):
         body.add_widget(BoxLayout())
 
     def table_event(self, event) -> None:
-        """The camera repeats itself every frame: only readings that change something go on
-        to the log (from any thread; the state is immutable)."""
+        """Table events, from any thread (the state is immutable). The camera repeats itself
+        every frame: only readings that change something go on to the log. The chute
+        sensor's readings become this round's tray slots."""
+        if getattr(event, "type_name", "") == SENSED_TYPE:
+            event = self.chute.to_seen(self.state, event.colour, event.confidence)
+            if event is None:
+                return
         if isinstance(event, BallSeen):
             # whatever the sensor says, only a person is certain
             event = replace(event, confidence=min(event.confidence, SENSOR_MAX))
