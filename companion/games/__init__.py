@@ -3,7 +3,9 @@
 A game package `companion.games.<pkg>` exposes:
 - `GAME`: an object implementing companion.game.Game (pure rules);
 - optionally `commands.VERBS`: {"odds": fn(argv) -> int, ...} for `companion <verb> <game>`;
-- optionally `screen.GameScreen`: its Kivy screen (a companion.ui.game_screen.GameScreen).
+- optionally `screen.GameScreen`: its Kivy screen (a companion.ui.game_screen.GameScreen);
+- optionally `OPTIONS` (companion.game.Option) shown on the set-up screen, and
+  `prepare_options(log, players, options) -> options` to fill options from history.
 Packages are imported only when a game is used, so start-up stays fast.
 """
 

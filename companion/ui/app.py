@@ -135,7 +135,7 @@ class SetupScreen(Screen):
             value = self._options[spec.key]
             box.add_widget(
                 BigButton(
-                    text=f"{spec.label}: {value}",
+                    text=f"{spec.label}: {_shown(value)}",
                     size_hint_y=None,
                     height=dp(52),
                     on_release=lambda b, s=spec: self._cycle_option(s),
@@ -186,11 +186,13 @@ class SetupScreen(Screen):
         self._collect()
         try:
             game = games.load(self.game_name)
-            config = GameConfig(
-                players=tuple(n.strip() for n in self.names),
-                options=self._game_options(),
-                seed=_seed(),
-            )
+            players = tuple(n.strip() for n in self.names)
+            options = self._game_options()
+            # A game may fill options from history (e.g. a solo best score to beat).
+            module = importlib.import_module(games.info(self.game_name).package)
+            if hasattr(module, "prepare_options"):
+                options = module.prepare_options(self.ctx.log, players, options)
+            config = GameConfig(players=players, options=options, seed=_seed())
             session = Session.start(game, self.ctx.log, config, clock=self.ctx.clock)
         except CompanionError as exc:
             self.error_text = str(exc)
@@ -263,6 +265,13 @@ class CompanionApp(App):
         if self.ctx.table is not None:
             self.ctx.table.close()
         self.ctx.log.close()
+
+
+def _shown(value) -> str:
+    """How an option's value reads on a button."""
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return "not set" if value is None else str(value)
 
 
 def _seed() -> int:

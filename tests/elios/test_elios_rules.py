@@ -476,3 +476,8 @@ def test_jokers_stay_one_per_group():
         GAME.apply(s, PlaceGroup("bob", (("blue", "blue"),)))
     s = play(s, PlaceGroup("bob", (("blue", JOKER),)))
     assert s.hand("bob").jokers == 1
+
+
+def test_malformed_beams_are_refused_cleanly():
+    with pytest.raises(IllegalMove, match="pair"):
+        GAME.apply(started(), PlaceGroup("ann", ("red",)))

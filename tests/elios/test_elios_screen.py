@@ -154,3 +154,11 @@ def test_touching_the_sun_picks_the_ray_under_the_finger(data_dir):
     finally:
         window.remove_widget(screen)
     assert screen.pending == [("yellow", "yellow")]
+
+
+def test_four_players_see_their_team(data_dir):
+    screen, session = make_screen(data_dir, players=("Anna", "Ben", "Chloe", "Dan"))
+    for p in ("Ben", "Chloe", "Dan", "Anna"):
+        session.submit(Ready(p, (3, 3, 2, 1)))
+    screen.refresh()
+    assert screen.hand_line.text.startswith("Anna (team A): groups 3 3 2 1")

@@ -247,7 +247,7 @@ def test_the_round_is_finished_so_everyone_has_equal_turns(trigger_turn):
     assert state.phase == "scoring" and GAME.legal_actions(state) == ()
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(st.integers(1, 12), st.data())
 def test_any_game_gives_everyone_the_same_number_of_turns(players, data):
     state = start(

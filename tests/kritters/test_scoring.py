@@ -92,7 +92,7 @@ def test_paint_buckets_go_on_the_colours_with_most_point_kritters():
     two = best_score(Collection(point_kritters=kritters, paint_buckets=2))
     assert two.total == 14 + 4 + 2
     assert "red" in two.assignment.paint_buckets and len(two.assignment.paint_buckets) == 2
-    assert "paint bucket on red: 2 red point kritters x 2 = 4" in two.explanation
+    assert "paint bucket on red: 2 point kritters x 2 = 4" in two.explanation
     four = best_score(Collection(point_kritters=kritters, paint_buckets=4))
     assert four.total == 14 + 4 + 2 + 2  # one bucket per colour; the fourth is spare
     assert four.assignment.paint_buckets == SECONDARIES
@@ -198,7 +198,7 @@ def cases(draw):
     return col, rules
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(cases())
 def test_best_score_equals_exhaustive_search(case):
     col, rules = case
@@ -221,7 +221,7 @@ ADDITIONS = (
 )
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(
     cases(),
     st.sampled_from(ADDITIONS),
@@ -240,7 +240,7 @@ def test_adding_a_card_never_lowers_the_score(case, what, colour, points):
     assert best_score(more, rules).total >= best_score(col, rules).total
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=20, deadline=None)
 @given(
     st.integers(0, 40),
     st.integers(0, 40),

@@ -303,3 +303,17 @@ def test_events_round_trip_through_the_log_format():
         NoCardsLeft(),
     ):
         assert from_dict(to_dict(e)) == e
+
+
+def test_every_offered_option_starts_a_game():
+    from companion.games.node import OPTIONS
+
+    for option in OPTIONS:
+        for choice in option.choices:
+            s = GAME.initial_state(GameConfig(("ann", "bob"), {option.key: choice}))
+            assert GAME.describe(s).startswith("ann's turn")
+
+
+def test_malformed_positions_are_refused_cleanly():
+    with pytest.raises(IllegalMove, match="whole numbers"):
+        GAME.apply(new(), PlaceCard("ann", card("rrr/bbb"), "6", 9))

@@ -145,3 +145,31 @@ def test_grid_with_clusters_screenshot(data_dir, tmp_path):
             assert b.width >= MIN_TOUCH and b.height >= MIN_TOUCH, (b.text, b.size)
     # every controlled cluster carries its owner's initial
     assert {screen.table.letters[k.owner] for k in session.state.clusters if k.owner} <= {"A", "B"}
+
+
+def test_uncounted_deck_ends_when_the_players_say_so(data_dir):
+    screen, session = make_screen(data_dir, deck=None)
+    session.submit(PlaceCard("Anna", card("rrr/bbb"), 6, 9))
+    screen.refresh()
+    assert not screen.end_button.disabled
+    screen.end_button.dispatch("on_release")
+    assert GAME.is_over(session.state) and GAME.winners(session.state) == ("Anna",)
+    assert screen.place_button.disabled and screen.end_button.disabled
+
+
+def test_counted_deck_hides_the_end_button(data_dir):
+    screen, _ = make_screen(data_dir)
+    assert screen.end_button.disabled
+
+
+def test_undo_takes_the_card_and_its_captures_back(data_dir):
+    screen, session = make_screen(data_dir)
+    session.submit(PlaceCard("Anna", card("rrr/bbb"), 6, 9))
+    screen.refresh()
+    screen.set_card(card("rrr/rrr"))
+    touch_cell(screen, 5, 10)  # centred just above: covers the red row, grows red to 6
+    screen.place_button.dispatch("on_release")
+    assert session.state.owner_of("red") == "Ben"
+    screen.undo()
+    assert session.state.owner_of("red") == "Anna" and session.state.played == 1
+    assert screen.table.state is session.state  # the grid shows the table as it was

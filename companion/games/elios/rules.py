@@ -209,7 +209,10 @@ class Elios(GameBase):
 
     def _place(self, state: EliosState, e: PlaceGroup) -> tuple[EliosState, list[Cue]]:
         hand = state.hand(e.player)
-        beams = tuple((str(r), str(c)) for r, c in e.beams)
+        try:
+            beams = tuple((str(r), str(c)) for r, c in e.beams)
+        except (TypeError, ValueError):
+            raise IllegalMove("each beam is a (ray, colour) pair") from None
         n = len(beams)
         if not 1 <= n <= MAX_GROUP:
             raise IllegalMove("a group holds 1 to 3 beams")

@@ -24,10 +24,18 @@ from .rules import DISCS_IN_BOX, JOKER
 MAX_LEVEL = DISCS_IN_BOX
 
 
+_TEXTURES: dict = {}
+
+
 def _text(text: str, size: float, colour=(1, 1, 1, 1)):
-    label = CoreLabel(text=text, font_size=size, bold=True, color=colour)
-    label.refresh()
-    return label.texture
+    """A rendered label, cached: the sun redraws the same few letters on every tap."""
+    key = (text, round(size), tuple(colour))
+    tex = _TEXTURES.get(key)
+    if tex is None:
+        label = CoreLabel(text=text, font_size=key[1], bold=True, color=colour)
+        label.refresh()
+        tex = _TEXTURES[key] = label.texture
+    return tex
 
 
 class SunView(Widget):
@@ -56,7 +64,10 @@ class SunView(Widget):
     def _geometry(self):
         n = max(1, len(self.rays))
         col_w = self.width / n
-        cell_h = (self.height - dp(4)) / MAX_LEVEL
+        # show one level above the discs (and the tallest ray), so beams stay big early on
+        tallest = max((len(stack) for _, stack in self.rays), default=1)
+        shown = min(MAX_LEVEL, max(4, self.discs + 1, tallest + 1))
+        cell_h = (self.height - dp(4)) / shown
         return col_w, cell_h
 
     def redraw(self) -> None:
@@ -337,9 +348,9 @@ class EliosScreen(BaseScreen):
             building = ", ".join(
                 ("joker" if c == JOKER else c) + f" on {r}" for r, c in self.pending
             )
-            self.hand_line.text = f"{state.current}: groups {groups} · jokers {hand.jokers}" + (
-                f"  |  group: {building}" if building else ""
-            )
+            team = next((f" (team {lab})" for lab, m in state.teams if state.current in m), "")
+            line = f"{state.current}{team}: groups {groups} · jokers {hand.jokers}"
+            self.hand_line.text = line + (f"  |  group: {building}" if building else "")
         groups = () if over else state.hand(state.current).groups
         first = state.turn == 0
         self.place_button.disabled = over

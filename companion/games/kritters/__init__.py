@@ -1,6 +1,7 @@
 """Colour MY Kritters: the best end-of-game score for any hand, and the game's clockwork."""
 
 from companion.game import Option
+from companion.games.kritters.history import solo_options
 from companion.games.kritters.rules import Kritters
 
 GAME = Kritters()
@@ -37,4 +38,11 @@ OPTIONS = (
     ),
 )
 
-__all__ = ["GAME", "OPTIONS", "Kritters"]
+
+
+def prepare_options(log, players, options):
+    """Called by the set-up screen: a solo game carries the player's best score to beat."""
+    return solo_options(log, players[0], options) if len(players) == 1 else options
+
+
+__all__ = ["GAME", "OPTIONS", "Kritters", "prepare_options"]

@@ -5,8 +5,9 @@ point kritters (secondary colour and value), and paintbrushes, palettes and pain
 The player chooses where the items and wilds go; this module finds the choice worth most.
 
 Structure instead of brute force:
-- Each primary colour holds at most one paintbrush and one palette, so at most 3 of each are
-  ever used and the item choice is two subsets of three colours: at most 8 x 8 = 64 options.
+- Each primary colour holds at most one paintbrush and one palette, so what matters is the
+  worth per card of each group (0, 1 or 2): at most 27 worth vectors, those the player's
+  paintbrushes and palettes can pay for (2s need one of each, 1s either).
 - For one item choice, a group's cards are worth m = 0, 1 or 2 each. Without the triad bonus
   every wild belongs in a group with the highest m. With it (all three groups scored) the
   score is sum(m_g * s_g) + min(s_g); for a target minimum t the cheapest way is to top every
@@ -20,6 +21,7 @@ Structure instead of brute force:
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field
 
 PRIMARIES = ("cyan", "magenta", "yellow")
@@ -167,14 +169,21 @@ def _layout(col: Collection, rules: Rules, a: Assignment) -> tuple[int, list[tup
 # Finding the best one ---------------------------------------------------------------------
 
 
-_SUBSETS = sorted(
-    (tuple(c for i, c in enumerate(PRIMARIES) if mask >> i & 1) for mask in range(8)), key=len
-)
+# Every worth per card a group can have (0, 1 or 2 per colour), fewest items first.
+_WORTHS = sorted(itertools.product((0, 1, 2), repeat=3), key=sum)
 
 
-def _subsets(limit: int) -> list[tuple[str, ...]]:
-    """Subsets of the primaries with at most `limit` colours, smallest first."""
-    return [s for s in _SUBSETS if len(s) <= limit]
+def _items_for(mult, brushes: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Paintbrushes and palettes giving these worths: both on 2s, brushes first on 1s."""
+    doubles = [c for c, m in zip(PRIMARIES, mult, strict=True) if m == 2]
+    singles = [c for c, m in zip(PRIMARIES, mult, strict=True) if m == 1]
+    spare = brushes - len(doubles)
+    with_brush = set(doubles + singles[:spare])
+    with_palette = set(doubles + singles[spare:])
+    return (
+        tuple(c for c in PRIMARIES if c in with_brush),
+        tuple(c for c in PRIMARIES if c in with_palette),
+    )
 
 
 def _top_up(counts: list[int], target: int) -> list[int]:
@@ -236,19 +245,28 @@ def best_score(col: Collection, rules: Rules = Rules()) -> Score:
         best = Assignment(wild=tuple(_junior_wilds(counts, col.wild)))
         total, parts = _layout(col, rules, best)
     else:
-        key, best = None, None
-        for brushes in _subsets(col.paintbrushes):
-            for palettes in _subsets(col.palettes):
-                mult = [(c in brushes) + (c in palettes) for c in PRIMARIES]
-                spread = _best_wilds(counts, mult, col.wild, rules.triad_bonus)
+        brush_n, palette_n = min(col.paintbrushes, 3), min(col.palettes, 3)
+        key, best_mult, best_spread = None, (0, 0, 0), [0, 0, 0]
+        for mult in _WORTHS:
+            doubles, singles = mult.count(2), mult.count(1)
+            if doubles > min(brush_n, palette_n) or singles + 2 * doubles > brush_n + palette_n:
+                continue  # not enough paintbrushes and palettes for these worths
+            value = mult[0] * counts[0] + mult[1] * counts[1] + mult[2] * counts[2]
+            if rules.triad_bonus and all(mult):
+                spread = _best_wilds(counts, list(mult), col.wild, True)
                 sizes = [c + w for c, w in zip(counts, spread, strict=True)]
-                value = sum(m * s for m, s in zip(mult, sizes, strict=True))
-                if rules.triad_bonus and all(mult):
-                    value += min(sizes)
-                # Among equal scores, the layout using fewest items reads most simply.
-                candidate = (value, -len(brushes) - len(palettes))
-                if key is None or candidate > key:
-                    key, best = candidate, Assignment(brushes, palettes, tuple(spread), buckets)
+                value = sum(m * s for m, s in zip(mult, sizes, strict=True)) + min(sizes)
+            else:
+                spread = None  # every wild goes where a card is worth most
+                value += col.wild * max(mult)
+            # Among equal scores, the layout using fewest items reads most simply.
+            candidate = (value, -sum(mult))
+            if key is None or candidate > key:
+                key, best_mult, best_spread = candidate, mult, spread
+        if best_spread is None:
+            best_spread = _best_wilds(counts, list(best_mult), col.wild, False)
+        brushes, palettes = _items_for(best_mult, brush_n)
+        best = Assignment(brushes, palettes, tuple(best_spread), buckets)
         total, parts = _layout(col, rules, best)
     return Score(total, best, tuple(explain(col, rules, best, parts)), tuple(parts))
 
@@ -306,7 +324,7 @@ def explain(col: Collection, rules: Rules, a: Assignment, parts) -> list[str]:
     for c in a.paint_buckets:
         n = col.point_count(c)
         lines.append(
-            f"paint bucket on {c}: {n} {c} point kritter{'s' * (n != 1)} x "
+            f"paint bucket on {c}: {n} point kritter{'s' * (n != 1)} x "
             f"{BUCKET_POINTS} = {BUCKET_POINTS * n}"
         )
     unused = [
@@ -322,9 +340,6 @@ def explain(col: Collection, rules: Rules, a: Assignment, parts) -> list[str]:
     ]
     spare = [text for text, n in unused if n]
     if spare and rules.variant == "standard":
-        lines.append(
-            f"unused: {', '.join(spare)} (one of each per colour at most, "
-            "and only where it adds points)"
-        )
+        lines.append(f"unused: {', '.join(spare)} (at most one per colour)")
     lines.append(f"total: {sum(points.values())}")
     return lines

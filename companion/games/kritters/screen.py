@@ -7,7 +7,7 @@ ScoreEntered event; the rules recompute the score from the same counts.
 
 from __future__ import annotations
 
-from kivy.metrics import dp
+from kivy.metrics import dp, sp
 from kivy.properties import NumericProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
@@ -73,6 +73,12 @@ def _label(text, size=18, bold=False, colour=colours.TEXT, halign="left", valign
     )
     lab.bind(size=lambda w, s: setattr(w, "text_size", s))
     return lab
+
+
+def _shrink_to_fit(label, *_):
+    """Smaller text until a long explanation fits its box (never below 10 sp)."""
+    if label.height > 1 and label.texture_size[1] > label.height and label.font_size > sp(10):
+        label.font_size -= sp(1)
 
 
 class Stepper(BoxLayout):
@@ -193,10 +199,13 @@ class KrittersScreen(base.GameScreen):
     def _show_setup(self) -> None:
         s = self.session.game.setup(self.state)
         row = BoxLayout(spacing=dp(10))
-        steps = _label(
-            "\n".join(f"{i}. {t}" for i, t in enumerate(s.steps, 1)), size=15, valign="top"
+        copies = " (two copies of the game)" if s.copies > 1 else ""
+        who = "solo" if s.players == 1 else f"{s.players} players"
+        text = f"[b]Set-up, {who}{copies}[/b]\n" + "\n".join(
+            f"{i}. {t}" for i, t in enumerate(s.steps, 1)
         )
-        steps.valign = "top"
+        steps = _label(text, size=18, valign="top")
+        steps.bind(texture_size=_shrink_to_fit, size=_shrink_to_fit)
         row.add_widget(steps)
         right = BoxLayout(orientation="vertical", spacing=dp(4), size_hint_x=0.42)
         right.add_widget(
@@ -208,7 +217,10 @@ class KrittersScreen(base.GameScreen):
                 height=dp(40),
             )
         )
-        grid = GridLayout(cols=2 if len(self.state.players) > 4 else 1, spacing=dp(4))
+        grid = GridLayout(
+            cols=1 if len(self.state.players) <= 4 else 2 if len(self.state.players) <= 8 else 3,
+            spacing=dp(4),
+        )
         for p in self.state.players:
             b = BigButton(text=p, size_hint_y=None, height=ROW)
             b.bind(on_release=lambda _b, p=p: self.submit(FirstPlayer(p)))
@@ -316,8 +328,6 @@ class KrittersScreen(base.GameScreen):
                 (k, k.replace("_", " "), ITEM_COLOUR[k], ITEM_LETTER[k])
                 for k in ("paintbrushes", "palettes")
             ]
-            if opts.more_points:
-                keys.append(("paint_buckets", "paint buckets", "orange", "Bu"))
         self._steppers = {}
         grid = GridLayout(cols=3, spacing=dp(3), size_hint_y=None)
         grid.bind(minimum_height=grid.setter("height"))
@@ -362,9 +372,21 @@ class KrittersScreen(base.GameScreen):
             "", size=30, bold=True, halign="center", size_hint_y=None, height=dp(44)
         )
         right.add_widget(self._total)
-        self._why = _label("", size=13, colour=colours.MUTED)
-        self._why.valign = "top"
+        self._why = _label("", size=14, colour=colours.MUTED, valign="top")
+        self._why.bind(texture_size=_shrink_to_fit, size=_shrink_to_fit)
         right.add_widget(self._why)
+        if opts.more_points:  # beside the explanation: the left column is full
+            st = Stepper(
+                "paint_buckets",
+                "paint buckets",
+                "orange",
+                "Bu",
+                LIMITS["paint_buckets"],
+                self._changed,
+            )
+            st.value = draft["paint_buckets"]
+            self._steppers["paint_buckets"] = st
+            right.add_widget(st)
         self._save = BigButton(text="", size_hint_y=None, height=dp(58), tint=colours.OK)
         self._save.bind(on_release=lambda *_: self._save_score())
         right.add_widget(self._save)
@@ -408,6 +430,7 @@ class KrittersScreen(base.GameScreen):
         done = self.state.result(player)
         self._who.text = player + (" (saved)" if done else "")
         self._total.text = f"{score.total} points"
+        self._why.font_size = sp(14)
         self._why.text = "\n".join(score.explanation[:-1]) or "Tap the cards this player has."
         self._save.text = f"Save {player}: {score.total}"
 

@@ -126,7 +126,11 @@ def setup_for(players: int, opts: Options) -> Setup:
     wands = 9 * copies
     market = 6 if players > 6 or players == 1 else 4
     buckets = PAINT_BUCKETS * copies if opts.more_points else 0
-    steps = ["Give each player a set of 6 identical Start cards to shuffle into a deck."]
+    steps = [
+        "Take a set of 6 identical Start cards and shuffle them into your deck."
+        if players == 1
+        else "Give each player a set of 6 identical Start cards to shuffle into a deck."
+    ]
     if players == 1:
         brushes, palettes = SOLO_PILES[0] - SOLO_INTO_DECK[0], SOLO_PILES[1] - SOLO_INTO_DECK[1]
         deck += sum(SOLO_INTO_DECK)

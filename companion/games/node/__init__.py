@@ -1,6 +1,42 @@
 """Node: the table as a grid of coloured nodes, placement checks, clusters and captures."""
 
+from companion.game import Option
+
 from .events import Discard, NoCardsLeft, PlaceCard
 from .rules import GAME, Cluster, Node, NodeState
 
-__all__ = ["GAME", "Cluster", "Discard", "NoCardsLeft", "Node", "NodeState", "PlaceCard"]
+OPTIONS = (
+    Option(
+        "table_width",
+        "Table width (nodes)",
+        (12, 16, 20, 24, 30),
+        20,
+        "How many nodes fit across the table; no card may hang over the edge.",
+    ),
+    Option(
+        "table_height",
+        "Table height (nodes)",
+        (10, 12, 14, 16, 20),
+        14,
+        "How many nodes fit from front to back.",
+    ),
+    Option(
+        "deck",
+        "Cards in play",
+        (None, 20, 24, 30, 36, 40),
+        None,
+        "Half the deck. Counted: the game ends by itself with the last card; "
+        "None: the players say when the cards run out.",
+    ),
+)
+
+__all__ = [
+    "GAME",
+    "OPTIONS",
+    "Cluster",
+    "Discard",
+    "NoCardsLeft",
+    "Node",
+    "NodeState",
+    "PlaceCard",
+]

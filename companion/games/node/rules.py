@@ -151,6 +151,8 @@ class Node(GameBase):
         """Where the card would lie, or IllegalMove with the reason it cannot."""
         colours = tuple(colours)
         _check_card(state, colours)
+        if any(not isinstance(v, int) or isinstance(v, bool) for v in (row, col, rotation)):
+            raise IllegalMove("a card's row, column and rotation are whole numbers")
         if rotation not in (0, 90, 180, 270):
             raise IllegalMove("a card turns by 0, 90, 180 or 270 degrees")
         cells = footprint(colours, state.card_height, state.card_width, row, col, rotation)

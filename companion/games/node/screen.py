@@ -22,7 +22,7 @@ from companion.ui import colours
 from companion.ui.game_screen import GameScreen as BaseScreen
 from companion.ui.widgets import BigButton, ColourButton
 
-from .events import Discard, PlaceCard
+from .events import Discard, NoCardsLeft, PlaceCard
 from .geometry import footprint
 from .rules import GAME as RULES
 
@@ -30,10 +30,18 @@ EMPTY = (0.18, 0.19, 0.24, 1)
 GRID_LINE = (0.26, 0.27, 0.33, 1)
 
 
+_TEXTURES: dict = {}
+
+
 def _text(text: str, size: float, colour=(1, 1, 1, 1)):
-    label = CoreLabel(text=text, font_size=size, bold=True, color=colour)
-    label.refresh()
-    return label.texture
+    """A rendered label, cached: the table redraws hundreds of the same few letters."""
+    key = (text, round(size), tuple(colour))
+    tex = _TEXTURES.get(key)
+    if tex is None:
+        label = CoreLabel(text=text, font_size=key[1], bold=True, color=colour)
+        label.refresh()
+        tex = _TEXTURES[key] = label.texture
+    return tex
 
 
 class TableView(Widget):
@@ -55,7 +63,10 @@ class TableView(Widget):
         self.redraw()
 
     def on_preview(self, *_):
-        self.redraw()
+        self.redraw_preview()
+
+    def on_preview_ok(self, *_):
+        self.redraw_preview()
 
     def _geometry(self):
         s = self.state
@@ -76,7 +87,9 @@ class TableView(Widget):
         return row, col
 
     def redraw(self) -> None:
+        """The table itself; the card under the finger is a separate layer on top."""
         self.canvas.clear()
+        self.redraw_preview()
         s = self.state
         if s is None:
             return
@@ -128,14 +141,20 @@ class TableView(Widget):
                     Line(rectangle=(bx, by, w, h), width=1)
                 Color(1, 1, 1, 1)
                 Rectangle(texture=tex, size=tex.size, pos=(bx + dp(2), by))
-            if self.preview:
-                edge = colours.OK if self.preview_ok else colours.DANGER
-                for (r, c), colour in self.preview.items():
-                    x, y, _ = self.cell_rect(r, c)
-                    Color(*colours.rgba(colour, 0.75))
-                    Rectangle(pos=(x + 3, y + 3), size=(cell - 6, cell - 6))
-                    Color(*edge)
-                    Line(rectangle=(x + 1, y + 1, cell - 2, cell - 2), width=dp(1.5))
+
+    def redraw_preview(self) -> None:
+        self.canvas.after.clear()
+        if self.state is None or not self.preview:
+            return
+        cell, _, _ = self._geometry()
+        edge = colours.OK if self.preview_ok else colours.DANGER
+        with self.canvas.after:
+            for (r, c), colour in self.preview.items():
+                x, y, _ = self.cell_rect(r, c)
+                Color(*colours.rgba(colour, 0.75))
+                Rectangle(pos=(x + 3, y + 3), size=(cell - 6, cell - 6))
+                Color(*edge)
+                Line(rectangle=(x + 1, y + 1, cell - 2, cell - 2), width=dp(1.5))
 
     def on_touch_down(self, touch):
         if self.state is None or not self.collide_point(*touch.pos):
@@ -254,6 +273,13 @@ class NodeScreen(BaseScreen):
         for b in (self.rotate_button, self.place_button, self.new_button, self.discard_button):
             buttons.add_widget(b)
         right.add_widget(buttons)
+        self.end_button = BigButton(
+            text="No cards left",
+            size_hint_y=None,
+            height=dp(52),
+            on_release=lambda *_: self.submit(NoCardsLeft()),
+        )
+        right.add_widget(self.end_button)
         right.add_widget(Widget())
         row.add_widget(right)
         self.body.add_widget(row)
@@ -337,7 +363,7 @@ class NodeScreen(BaseScreen):
                 self.table.preview_ok, self.reason = False, str(exc)
             else:
                 self.table.preview_ok, self.reason = True, f"{s.current}: fits here"
-            self.table.redraw()
+            self.table.redraw_preview()
         self._show_rotation()
         self.reason_label.text = self.reason
         self.reason_label.color = colours.TEXT if self.table.preview_ok else colours.DANGER
@@ -363,7 +389,10 @@ class NodeScreen(BaseScreen):
         if not hasattr(self, "table"):
             return
         self.table.state = self.state
-        self.place_button.disabled = self.discard_button.disabled = self.state.over
+        over = self.state.over
+        self.place_button.disabled = self.discard_button.disabled = over
+        # when the app counts the deck it ends the game itself
+        self.end_button.disabled = over or self.state.deck is not None
         self._update_preview()
 
 
