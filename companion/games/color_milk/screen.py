@@ -139,6 +139,8 @@ class GameScreen(BaseGameScreen):
         row = BoxLayout(size_hint_y=None, height=dp(64), spacing=dp(6))
         choosing = s.phase == "choose"
         balls = s.row if choosing else s.tray
+        if s.phase == "remix" and s.history:  # the round just played, while the mill empties
+            balls = s.history[-1].balls
         asked = {a.slot for a in s.asks}
         for slot in range(BALLS_PER_ROUND):
             colour = balls[slot] if slot < len(balls) else ""
@@ -195,13 +197,17 @@ class GameScreen(BaseGameScreen):
             card.add_widget(chips)
             verdict = self._verdict(s, p, draws)
             tone = {True: colours.OK, False: colours.DANGER}.get(p.fulfilled, colours.TEXT)
-            card.add_widget(_label(verdict, 21, True, colour=tone))
+            card.add_widget(_label(verdict, 21, True, colour=tone, size_hint_y=None, height=dp(30)))
             pen = p.unused_pencils
             coins = f"{p.coins} coin{'s' if p.coins != 1 else ''}"
-            card.add_widget(_label(f"{coins}  {pen} pencil{'s' if pen != 1 else ''}", 15))
+            pencils = f"{pen} pencil{'s' if pen != 1 else ''}"
+            sep = "\n" if len(s.players) > 3 else "  "
+            card.add_widget(_label(f"{coins}{sep}{pencils}", 15))
             extra = self._tokens_text(p)
             if extra:
-                card.add_widget(_label(extra, 12, colour=colours.MUTED))
+                card.add_widget(
+                    _label(extra, 12, colour=colours.MUTED, size_hint_y=None, height=dp(16))
+                )
             row.add_widget(card)
         return row
 
