@@ -386,3 +386,18 @@ def test_phase_cues_light_the_leds_in_the_players_marker_colour(table):
         ("colour", None, None),
         ("predict", "Cleo", "yellow"),
     ]
+
+
+def test_a_ball_rolling_out_after_the_check_is_an_extra_to_put_back(table):
+    t = table(players=("Anna", "Ben"))
+    t.predict(Anna="blue", Ben="blue")
+    t.do(BallPassed(3))  # the beam saw only three of the five
+    t.balls(*R1)  # tapped in
+    assert t.state.phase == "choose" and t.state.extras == 0
+    t.do(BallPassed(1))
+    assert t.state.extras == 1 and "Anna: 1 ball too many" in t.texts()[-1]
+    t.choose_first()
+    t.do(BallPassed(1))
+    assert t.state.extras == 2
+    t.do(ButtonPressed("next"))
+    assert t.state.passed == 0

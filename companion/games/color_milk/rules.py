@@ -254,8 +254,11 @@ class ColorMilk(GameBase):
             raise IllegalMove("a beam count must be at least 1")
         if state.phase == "remix":  # the last five rolling out before the remix
             return replace(state, passed=state.passed + ev.count), ()
-        if state.phase not in READING_PHASES:
-            raise IllegalMove("no balls are expected now; finish the round first")
+        if state.phase in ("choose", "colour"):
+            # the round's five are all out: whatever crosses the beam now is one too many
+            state = replace(state, passed=max(state.passed, BALLS_PER_ROUND))
+        elif state.phase not in READING_PHASES:
+            raise IllegalMove("no balls are expected now")
         before = state.extras
         new = replace(state, passed=state.passed + ev.count)
         cues: list[c.Cue] = []
