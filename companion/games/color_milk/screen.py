@@ -126,7 +126,7 @@ class GameScreen(BaseGameScreen):
         dots = BoxLayout(size_hint_x=None, width=dp(110), spacing=dp(4))
         dots.add_widget(_label("Mill", 15, colour=colours.MUTED))
         for i in range(1, ROUNDS_PER_CYCLE + 1):
-            filled = i <= s.cycle_round and s.phase != "remix" or s.phase == "remix"
+            filled = s.phase == "remix" or i <= s.cycle_round
             chip = ColourChip(colour="white" if filled else "grey", text=str(i))
             chip.size = (dp(24), dp(24))
             chip.pos_hint = {"center_y": 0.5}
