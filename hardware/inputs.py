@@ -143,6 +143,16 @@ class ArcadeButtons:
         return f"<ArcadeButtons {', '.join(self.buttons)} bounce={self.bounce * 1e3:.0f}ms>"
 
 
+class _EdgeTimedInput(DigitalInputDevice):
+    """Keeps the pin driver's timestamp of the edge being handled (lgpio's kernel time)."""
+
+    edge_ticks = None
+
+    def _pin_changed(self, ticks, state):
+        self.edge_ticks = ticks
+        super()._pin_changed(ticks, state)
+
+
 class BallBeam:
     """The IR break-beam at the mill chute: one `BallPassed()` per ball, at the break.
 
@@ -150,6 +160,10 @@ class BallBeam:
     rim crosses it; a new break counts as a new ball only if the beam was clear for
     `clear` seconds before it (balls leave the mill at least ~60 ms apart, each blocking
     the beam for ~20-35 ms, so there is a clear gap of 25 ms or more between balls).
+
+    Without a `clock`, gaps are measured with the pin driver's edge timestamps, so edges
+    that reach Python late and in a burst (a busy interpreter delays lgpio's callback
+    thread) are still told apart. With a `clock` (tests), gaps are measured on it.
     """
 
     def __init__(
@@ -164,29 +178,39 @@ class BallBeam:
         clock: Clock | None = None,
     ) -> None:
         self.on_event = on_event
+        self._edge_timed = clock is None
         self.clock = clock or MonotonicClock()
         self.clear = clear
         self.blocked = blocked
         self.count = 0
         self.chatter = 0  # breaks ignored as bounce, for the doctor and tuning
         self._lock = threading.Lock()
-        self._cleared_at = float("-inf")
-        self._broken_at: float | None = None
+        self._cleared_at = None  # when the beam last became clear (edge ticks or clock)
+        self._broken_at: float | None = None  # on the clock, for the blocked report
         # The receiver is open collector: pull up and read low as "broken" (active).
-        self.device = DigitalInputDevice(pin, pull_up=active_low, pin_factory=pin_factory)
-        if not active_low:
-            self.device.close()
-            self.device = DigitalInputDevice(
+        if active_low:
+            self.device = _EdgeTimedInput(pin, pull_up=True, pin_factory=pin_factory)
+        else:
+            self.device = _EdgeTimedInput(
                 pin, pull_up=None, active_state=True, pin_factory=pin_factory
             )
         self.device.when_activated = self._broken
         self.device.when_deactivated = self._restored
 
+    def _edge_time(self):
+        ticks = self.device.edge_ticks
+        return ticks if self._edge_timed and ticks is not None else self.clock.now()
+
+    def _gap(self, later, earlier) -> float:
+        if self._edge_timed and self.device.edge_ticks is not None:
+            return self.device.pin_factory.ticks_diff(later, earlier)
+        return later - earlier
+
     def _broken(self) -> None:
-        now = self.clock.now()
+        at = self._edge_time()
         with self._lock:
-            self._broken_at = now
-            if now - self._cleared_at < self.clear:
+            self._broken_at = self.clock.now()
+            if self._cleared_at is not None and self._gap(at, self._cleared_at) < self.clear:
                 self.chatter += 1
                 return
             self.count += 1
@@ -197,7 +221,7 @@ class BallBeam:
 
     def _restored(self) -> None:
         with self._lock:
-            self._cleared_at = self.clock.now()
+            self._cleared_at = self._edge_time()
             self._broken_at = None
 
     @property

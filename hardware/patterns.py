@@ -1,7 +1,9 @@
 """The cue-to-pattern table: what the LEDs and the buzzer do for each engine cue. Pure data.
 
 A pattern is a list of steps (LED colour, tone, duration) played from the cue's start, then
-the LED rests on the pattern's base colour (the phase colour) with the buzzer silent. Step
+the LED rests on the base colour (the phase colour) with the buzzer silent. A cue that sets
+the base (PhaseStarted, TimeUp, GameOver) sets it when it arrives, even if its own pattern
+never plays, so the resting colour always follows the game. Step
 times are offsets from the start, so a pattern never drifts however late a step is set.
 """
 
@@ -32,11 +34,17 @@ class Step:
     tone: float | None = None  # Hz; None: silent
 
 
+# Priorities: a cue pre-empts a pattern of the same or lower priority at once; a less
+# important cue waits for the pattern playing (time-up is never cut by the next phase's chirp).
+BACKGROUND, INFO, PHASE, ERROR, TIME_UP, GAME_OVER = range(6)
+
+
 @dataclass(frozen=True)
 class Pattern:
     name: str
     steps: tuple[Step, ...]
     base: RGB | None = None  # the new resting colour; None keeps the current one
+    priority: int = INFO
 
     @property
     def duration(self) -> float:
@@ -46,7 +54,7 @@ class Pattern:
 def phase_started(colour: str | None) -> Pattern:
     c = led_rgb(colour, WHITE)
     steps = (Step(0.08, c, A5), Step(0.06, OFF), Step(0.12, c, E6))
-    return Pattern("phase", steps, base=c)
+    return Pattern("phase", steps, base=c, priority=PHASE)
 
 
 def time_warning(seconds_left: int) -> Pattern:
@@ -54,39 +62,43 @@ def time_warning(seconds_left: int) -> Pattern:
         # the last five seconds tick, rising in pitch; the LED blinks amber, then red
         flash = AMBER if seconds_left > 3 else RED
         tone = 1200 + (5 - max(1, seconds_left)) * 200
-        return Pattern(f"tick{seconds_left}", (Step(0.06, flash, tone),))
+        return Pattern(f"tick{seconds_left}", (Step(0.06, flash, tone),), priority=INFO)
     return Pattern(
         f"warning{seconds_left}",
         (Step(0.12, AMBER, B5), Step(0.10, BASE), Step(0.12, AMBER, B5)),
+        priority=INFO,
     )
 
 
 def time_up() -> Pattern:
     # a siren nobody can miss: three high-low swings, then a long low note; LED stays red
     swing = (Step(0.2, RED, A5), Step(0.2, OFF, 440))
-    return Pattern("time-up", (*swing * 3, Step(0.5, RED, 440)), base=RED)
+    return Pattern("time-up", (*swing * 3, Step(0.5, RED, 440)), base=RED, priority=TIME_UP)
 
 
 def scored() -> Pattern:
-    return Pattern("scored", (Step(0.09, GREEN, C6), Step(0.09, GREEN, E6), Step(0.16, GREEN, G6)))
+    steps = (Step(0.09, GREEN, C6), Step(0.09, GREEN, E6), Step(0.16, GREEN, G6))
+    return Pattern("scored", steps, priority=INFO)
 
 
 def ask_human() -> Pattern:
-    return Pattern("ask", (Step(0.15, AMBER, 660), Step(0.10, OFF), Step(0.20, AMBER, A5)))
+    steps = (Step(0.15, AMBER, 660), Step(0.10, OFF), Step(0.20, AMBER, A5))
+    return Pattern("ask", steps, priority=PHASE)
 
 
 def error() -> Pattern:
-    return Pattern("error", (Step(0.3, RED, 220), Step(0.1, OFF), Step(0.3, RED, 220)))
+    steps = (Step(0.3, RED, 220), Step(0.1, OFF), Step(0.3, RED, 220))
+    return Pattern("error", steps, priority=ERROR)
 
 
 def announce() -> Pattern:
-    return Pattern("announce", (Step(0.05, None, 1760),))
+    return Pattern("announce", (Step(0.05, None, 1760),), priority=BACKGROUND)
 
 
 def game_over() -> Pattern:
     notes = (C5, E5, G5, C6, E6, G6)
     steps = tuple(Step(0.12, c, n) for c, n in zip(RAINBOW, notes, strict=True))
-    return Pattern("game-over", (*steps, Step(0.4, WHITE, C7)), base=OFF)
+    return Pattern("game-over", (*steps, Step(0.4, WHITE, C7)), base=OFF, priority=GAME_OVER)
 
 
 def pattern_for(cue: cues.Cue) -> Pattern | None:

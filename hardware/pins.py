@@ -92,6 +92,17 @@ class PinMap:
         return {k: v for k, v in parts.items() if v is not None}
 
 
+def nothing_fitted() -> PinMap:
+    """A table with no parts: what runs when the pin map cannot be read (touch only)."""
+    return PinMap(
+        LedPins(None, None, None),
+        BuzzerPin(None),
+        ButtonPins(()),
+        BeamPin(None),
+        SerialPort(enabled=False),
+    )
+
+
 def _merge(base: dict, over: Mapping) -> dict:
     out = dict(base)
     for k, v in over.items():

@@ -49,8 +49,14 @@ class BoardStatus(enum.Enum):
 
 
 def open_serial(port: str, baud: int):
-    """The default opener: a device path or any pyserial URL (loop://, rfc2217://...)."""
-    return serial.serial_for_url(port, baudrate=baud, timeout=0.05)
+    """The default opener: a device path or any pyserial URL (loop://, rfc2217://...).
+
+    A device is locked for us alone: the app and `companion doctor` reading the same board
+    would each get half of its lines.
+    """
+    if "://" in port:
+        return serial.serial_for_url(port, baudrate=baud, timeout=0.05)
+    return serial.Serial(port, baudrate=baud, timeout=0.05, exclusive=True)
 
 
 class ChuteBoardReader:

@@ -1,9 +1,10 @@
 """Signals: the RGB LED and the buzzer playing cue patterns on their own thread.
 
 `cue()` never blocks: it hands the pattern to the player thread and returns. A new cue
-pre-empts the one playing: the buzzer stops at once and the new pattern starts from its
-first step. Brightness scales the LED; volume sets the buzzer's duty cycle; mute silences
-the buzzer but keeps the lights.
+pre-empts a pattern of the same or lower priority: the buzzer stops at once and the new
+pattern starts from its first step; a less important cue plays once the current one ends.
+Brightness scales the LED; volume sets the buzzer's duty cycle; mute silences the buzzer
+but keeps the lights.
 """
 
 from __future__ import annotations
@@ -108,6 +109,7 @@ class Signals:
         self.current: str | None = None  # the pattern playing, for status and tests
         self.played = 0
         self._pending: Pattern | None = None
+        self._playing: Pattern | None = None
         self._cond = threading.Condition()
         self._interrupt = threading.Event()
         self._idle = threading.Event()
@@ -126,12 +128,22 @@ class Signals:
         return True
 
     def play(self, pattern: Pattern) -> None:
+        """Pre-empt the pattern playing if `pattern` is as important, else play it next.
+
+        At most one pattern waits: a newer one replaces it unless it is less important. The
+        base (resting) colour changes at once, in arrival order, whether or not it plays.
+        """
         with self._cond:
             if self._closed:
                 return
+            if pattern.base is not None:
+                self.base = pattern.base  # shown when the playing pattern ends
+            if self._pending is not None and pattern.priority < self._pending.priority:
+                return  # stale news behind a more important waiting pattern
             self._pending = pattern
             self._idle.clear()
-            self._interrupt.set()
+            if self._playing is None or pattern.priority >= self._playing.priority:
+                self._interrupt.set()
             self._cond.notify()
 
     def wait_idle(self, timeout: float | None = None) -> bool:
@@ -190,12 +202,14 @@ class Signals:
                 if self._closed:
                     return
                 pattern, self._pending = self._pending, None
+                self._playing = pattern
                 self._interrupt.clear()
             try:
                 self._play(pattern)
             except Exception:  # a broken pin must not kill the player: log and go on
                 log.exception("signal pattern %s failed", pattern.name)
             with self._cond:
+                self._playing = None
                 if self._pending is None:
                     self.current = None
                     self._idle.set()
@@ -203,8 +217,6 @@ class Signals:
     def _play(self, pattern: Pattern) -> None:
         self.current = pattern.name
         self.played += 1
-        if pattern.base is not None:
-            self.base = pattern.base
         at = self.clock.now()
         for step in pattern.steps:
             self._show(step)

@@ -24,7 +24,7 @@ from companion.cues import Cue
 from companion.events import Event
 from companion.settings import Settings
 from hardware import pins as pinmap
-from hardware.errors import HardwareError
+from hardware.errors import HardwareError, PinMapError
 from hardware.events import BallSensed
 from hardware.inputs import ArcadeButtons, BallBeam
 from hardware.serial_board import BoardStatus, ChuteBoardReader
@@ -88,12 +88,20 @@ class Table:
         self.simulate = simulate
         self.on_event = on_event
         self.on_status = on_status
-        self.pins = pins if pins is not None else pinmap.load(data_dir=_data_dir())
+        self._failed: dict[str, str] = {}
+        if pins is None:
+            try:
+                pins = pinmap.load(data_dir=_data_dir())
+            except PinMapError as exc:
+                # Never drive pins from a map we cannot read; the app still plays by touch.
+                log.error("%s", exc)
+                self._failed["pins"] = f"FAILED: {exc}; no parts opened"
+                pins = pinmap.nothing_fitted()
+        self.pins = pins
         self.clock = clock or MonotonicClock()
         if pin_factory is None and simulate:
             pin_factory = mock_pin_factory()
         self.pin_factory = pin_factory
-        self._failed: dict[str, str] = {}
         self._closed = threading.Event()
         self.signals: Signals | None = None
         self.buttons: ArcadeButtons | None = None
@@ -135,7 +143,7 @@ class Table:
                     clear=p.beam.clear,
                     blocked=p.beam.blocked,
                     pin_factory=pin_factory,
-                    clock=self.clock,
+                    clock=clock,  # None: time ball gaps by the pin driver's edge stamps
                 ),
             )
         if p.serial.enabled:

@@ -18,6 +18,7 @@ from companion.errors import CompanionError
 from companion.game import GameConfig
 from companion.players import PLAYER_MARKERS
 from companion.session import Session
+from companion.ui import colours
 from companion.ui.context import AppContext
 from companion.ui.game_screen import GameScreen
 from companion.ui.widgets import BigButton
@@ -25,6 +26,7 @@ from companion.ui.widgets import BigButton
 for _kv in ("home.kv", "setup.kv", "settings.kv"):
     Builder.load_file(str(Path(__file__).with_name("kv") / _kv))
 
+SIM_PANEL_HEIGHT = 60  # dp, added below the 800x480 screen area in simulation
 DEFAULT_NAMES = ("Anna", "Ben", "Chloe", "David", "Emma", "Felix", "Greta", "Hugo", "Ines", "Jonas")
 
 
@@ -257,9 +259,30 @@ class CompanionApp(App):
         root = Root(self.ctx)
         if self._resume:
             root.resume()  # a power cut mid-game comes back to the same phase and clock
+        if self.ctx.simulate and self.ctx.table is not None:
+            root = self._with_simulated_table(root)
         if self._on_first_frame:
             Clock.schedule_once(lambda dt: self._on_first_frame(), 0)
         return root
+
+    def _with_simulated_table(self, screens):
+        """The simulated table's lamp, buzzer, arcade buttons and ball chute under the
+        screens (the window is made taller by as much), with keyboard shortcuts."""
+        from kivy.graphics import Color, Rectangle
+
+        from hardware.sim_panel import SimPanel, bind_keyboard
+
+        box = BoxLayout(orientation="vertical")
+        with box.canvas.before:
+            Color(*colours.PANEL)
+            backdrop = Rectangle()
+        box.bind(size=lambda w, size: setattr(backdrop, "size", size))
+        box.add_widget(screens)
+        box.add_widget(
+            SimPanel(table=self.ctx.table, size_hint_y=None, height=dp(SIM_PANEL_HEIGHT))
+        )
+        bind_keyboard(self.ctx.table)
+        return box
 
     def on_stop(self):
         if self.ctx.table is not None:

@@ -40,3 +40,5 @@ class AppContext:
     def save_settings(self, new: settings.Settings) -> None:
         self.settings = new.validated()
         settings.save(paths.settings_path(self.data_dir), self.settings)
+        if self.table is not None:
+            self.table.settings = self.settings  # volume, brightness and mute apply at once

@@ -164,12 +164,27 @@ class GameScreen(Screen):
             cd.total, cd.seconds, cd.paused = timer.duration, timer.remaining(), timer.paused
 
     def _show_legal_actions(self) -> None:
+        from kivy.metrics import dp
+        from kivy.uix.gridlayout import GridLayout
+        from kivy.uix.scrollview import ScrollView
+
         body = self.ids.body
         body.clear_widgets()
-        for action in list(self.session.game.legal_actions(self.session.state))[:12]:
+        grid = GridLayout(cols=1, spacing=dp(4), size_hint_y=None)
+        grid.bind(minimum_height=grid.setter("height"))
+        for action in self.session.game.legal_actions(self.session.state):
             fields = ", ".join(f"{k}={v}" for k, v in jsonable(action).items())
-            label = f"{type(action).__name__}({fields})"
-            body.add_widget(BigButton(text=label, on_release=lambda _b, a=action: self.submit(a)))
+            grid.add_widget(
+                BigButton(
+                    text=f"{type(action).__name__}({fields})",
+                    size_hint_y=None,
+                    height=dp(52),
+                    on_release=lambda _b, a=action: self.submit(a),
+                )
+            )
+        scroll = ScrollView(do_scroll_x=False)
+        scroll.add_widget(grid)
+        body.add_widget(scroll)
 
     @property
     def body(self):

@@ -18,13 +18,6 @@ def display_available() -> bool:
     return Path("/dev/dri/card0").exists() or Path("/dev/dri/card1").exists()
 
 
-def pi_present() -> bool:
-    try:
-        return "Raspberry Pi" in Path("/proc/device-tree/model").read_text(errors="ignore")
-    except OSError:
-        return False
-
-
 def _size(text: str) -> tuple[int, int]:
     try:
         w, h = (int(v) for v in text.lower().split("x"))
@@ -36,6 +29,8 @@ def _size(text: str) -> tuple[int, int]:
 
 
 def launch(args) -> int:
+    from hardware.table import pi_present
+
     size = _size(args.size)
     if not os.environ.get("COMPANION_DEBUG"):
         os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
@@ -48,8 +43,11 @@ def launch(args) -> int:
     os.environ.setdefault("KIVY_NO_ARGS", "1")
     from kivy.config import Config
 
+    from companion.ui.app import SIM_PANEL_HEIGHT
+
+    height = size[1] + (SIM_PANEL_HEIGHT if simulate else 0)
     Config.set("graphics", "width", str(size[0]))
-    Config.set("graphics", "height", str(size[1]))
+    Config.set("graphics", "height", str(height))
     Config.set("kivy", "exit_on_escape", "0")
     from kivy.clock import Clock
 

@@ -60,3 +60,27 @@ def test_a_bad_pin_map_fails_its_check_with_the_reason(data_dir, tmp_path, monke
     first = checks(SimpleNamespace(simulate=True, json=True, data_dir=None))[0]
     with pytest.raises(PinMapError, match="BCM 5 is used twice"):
         first()  # the core's run_doctor turns this into a FAIL row with this message
+
+
+def test_doctor_on_a_pi_with_no_one_there_checks_what_it_can_alone(
+    data_dir, tmp_path, monkeypatch, mock_factory
+):
+    import io
+
+    from hardware import doctor
+    from hardware.sim_board import SimulatedChuteBoard
+
+    monkeypatch.setattr(doctor, "pi_present", lambda: True)
+    monkeypatch.setattr(sys, "stdin", io.StringIO())  # no terminal: nobody to ask
+    with SimulatedChuteBoard(link=tmp_path / "ttyCHUTE", heartbeat=0.2) as board:
+        pins = tmp_path / "pins.toml"
+        pins.write_text(f'[serial]\nport = "{board.port}"\n')
+        monkeypatch.setenv("COMPANION_PINS", str(pins))
+        results = [c() for c in checks(SimpleNamespace(simulate=False, json=True, data_dir=None))]
+    rows = {r.part: r for r in results}
+    assert all(r.ok for r in results), [r for r in results if not r.ok]
+    assert "unattended" in rows["table"].detail
+    assert rows["button next"].detail == "released (no one to press it)"
+    assert rows["beam"].detail == "clear (no one to drop balls)"
+    assert rows["serial board"].detail.startswith("connected: chute_board-sim")
+    assert mock_factory.pin(17).state == 0  # the table was closed after the checks

@@ -4,10 +4,12 @@ robust to chatter), driven through gpiozero mock pins on a fake clock."""
 from __future__ import annotations
 
 import pytest
+from gpiozero.pins.mock import MockFactory, MockPin
+from gpiozero.pins.pi import PiPin
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.clock import FakeClock
+from companion.clock import FakeClock, MonotonicClock
 from companion.events import BallPassed, ButtonPressed
 from hardware.inputs import ArcadeButtons, BallBeam
 
@@ -204,8 +206,6 @@ def test_a_ball_that_stays_in_the_beam_is_reported_blocked(beam):
 def test_any_realistic_stream_of_balls_is_counted_exactly(gaps, blocks, rim, tail):
     # A ball disturbs the beam for at most 30 + 6 + 6 = 42 ms; at 60 ms spacing the beam is
     # then clear for >= 18 ms before the next ball, more than the 15 ms `clear` setting.
-    from gpiozero.pins.mock import MockFactory
-
     factory, clock, events = MockFactory(), FakeClock(0.0), []
     with BallBeam(23, events.append, clear=0.015, pin_factory=factory, clock=clock) as b:
         pin = factory.pin(23)
@@ -215,3 +215,39 @@ def test_any_realistic_stream_of_balls_is_counted_exactly(gaps, blocks, rim, tai
             pass_ball(pin, clock, blocks, tuple(rim), tuple(tail))
             at += gap
         assert len(events) == len(gaps) == b.count
+
+
+class LaggingPin(MockPin):
+    """A mock pin whose edge callbacks arrive late and in one burst, each with its true time,
+    as lgpio's callback thread delivers them when the interpreter is busy."""
+
+    def __init__(self, factory, info):
+        super().__init__(factory, info)
+        self.backlog = []
+
+    def _call_when_changed(self):
+        self.backlog.append((self._last_change, self._state))
+
+    def deliver(self):
+        backlog, self.backlog = self.backlog, []
+        for ticks, state in backlog:
+            PiPin._call_when_changed(self, ticks, state)
+
+
+@pytest.mark.parametrize("timed_by, counted", [("edge", 4), ("clock", 1)])
+def test_balls_reported_late_in_a_burst_are_told_apart_by_edge_time(timed_by, counted):
+    import time
+
+    factory = MockFactory(pin_class=LaggingPin)
+    events = []
+    clock = None if timed_by == "edge" else MonotonicClock()
+    with BallBeam(23, events.append, pin_factory=factory, clock=clock):
+        pin = factory.pin(23)
+        for _ in range(4):  # four balls, 60 ms apart, really
+            pin.drive_low()
+            time.sleep(0.025)
+            pin.drive_high()
+            time.sleep(0.035)
+        assert events == []  # the interpreter was busy: nothing delivered yet
+        pin.deliver()  # now every edge arrives at once
+    assert len(events) == counted  # edge stamps keep all four; arrival times merge them

@@ -215,7 +215,7 @@ def test_a_missing_port_backs_off_exponentially(tmp_path):
         assert "No such file" in reader.status_text
     gaps = [b - a for a, b in zip(attempts, attempts[1:], strict=False)]
     assert 4 <= len(attempts) <= 14  # 0.01, 0.02, 0.04, 0.08, 0.08, ... not a busy loop
-    assert gaps[3] > gaps[0] * 2
+    assert min(gaps) >= 0.009 and max(gaps) >= 0.07  # it waits, doubling up to the cap
 
 
 def test_loop_url_works_too():
@@ -224,3 +224,14 @@ def test_loop_url_works_too():
     with reader:
         assert wait_until(lambda: messages)
     assert type(messages[0]).__name__ == "GetVersion"
+
+
+def test_a_second_reader_cannot_steal_the_board(board):
+    first, *_ = make_reader(board.port)
+    second, *_ = make_reader(board.port)
+    with first:
+        assert first.wait_for(BoardStatus.CONNECTED, 5)
+        with second:
+            assert second.wait_for(BoardStatus.DISCONNECTED, 5)
+            assert "lock" in second.status_text
+        assert first.status == BoardStatus.CONNECTED

@@ -7,8 +7,12 @@ import threading
 import time
 
 import pytest
+from gpiozero.pins.mock import MockFactory, MockPWMPin
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from companion import cues
+from companion.clock import FakeClock
 from companion.settings import Settings
 from hardware import patterns
 from hardware.colours import LED_COLOURS
@@ -156,30 +160,56 @@ def test_player_colours_map_to_rgb_and_unknown_names_fall_back_to_white(rig):
 def test_a_new_cue_preempts_the_old_pattern_cleanly(rig):
     gate = threading.Event()
     sig, sleep, snap = rig(gate=gate)
-    sig.cue(cues.TimeUp("t"))  # 1.7 s of siren
-    assert sleep.entered.wait(2)  # the siren is on its first step, buzzer sounding
-    assert snap()[0] == 1.0 and snap()[4] == 880
+    sig.cue(cues.Scored("ann", 1))  # the jingle, held on its first step by the gate
+    assert sleep.entered.wait(2)
+    assert snap()[1] == 1.0 and snap()[4] == 1047
     started = time.perf_counter()
-    sig.cue(cues.PhaseStarted("next", None, "cyan"))
-    assert time.perf_counter() - started < 0.05  # cue() never waits for the pattern
+    sig.cue(cues.ErrorCue("that ball cannot be pink"))
+    assert time.perf_counter() - started < 0.5  # cue() never waits for the (gated) pattern
     gate.set()
     assert sig.wait_idle(2)
-    tl = sleep.timeline
-    assert [s[4] for _, s in tl] == [880, 880, None, 1319]  # siren cut after one step
-    assert snap() == (0.0, 0.8, 1.0, 0.0, None)  # steady cyan, no stray siren note
-    assert sig.base == LED_COLOURS["cyan"]
+    tones = [s[4] for _, s in sleep.timeline]
+    assert tones[-4:] == [1047, 220, None, 220]  # jingle cut after one step, error in full
+    assert snap() == (0.0, 0.0, 0.0, 0.0, None)  # back to rest (no phase yet), no stray note
 
 
-def test_a_burst_of_cues_plays_the_last_one(rig):
+def test_the_same_priority_preempts_too(rig):
+    gate = threading.Event()
+    sig, sleep, snap = rig(gate=gate)
+    sig.cue(cues.PhaseStarted("a", None, "red"))
+    assert sleep.entered.wait(2)
+    sig.cue(cues.PhaseStarted("b", None, "cyan"))
+    gate.set()
+    assert sig.wait_idle(2)
+    assert [s[4] for _, s in sleep.timeline] == [880, 880, None, 1319]
+    assert snap() == (0.0, 0.8, 1.0, 0.0, None) and sig.base == LED_COLOURS["cyan"]
+
+
+def test_time_up_is_never_cut_by_the_next_phase(rig):
+    gate = threading.Event()
+    sig, sleep, snap = rig(gate=gate)
+    sig.cue(cues.TimeUp("bids"))
+    assert sleep.entered.wait(2)
+    sig.cue(cues.PhaseStarted("demonstrate", "ann", "cyan"))  # the engine moves on at once
+    assert sig.base == LED_COLOURS["cyan"]  # the resting colour follows the game at once
+    gate.set()
+    assert sig.wait_idle(2)
+    tones = [s[4] for _, s in sleep.timeline]
+    assert tones == [880, 440] * 3 + [440] + [880, None, 1319]  # full siren, then the chirp
+    assert snap() == (0.0, 0.8, 1.0, 0.0, None)
+
+
+def test_a_burst_of_cues_plays_the_most_important_latest_one(rig):
     gate = threading.Event()
     sig, sleep, snap = rig(gate=gate)
     sig.cue(cues.TimeUp("t"))
     assert sleep.entered.wait(2)
-    for s in (5, 4, 3):
-        sig.cue(cues.TimeWarning(s))
+    for cue in (cues.TimeWarning(5), cues.Scored("a", 1), cues.TimeWarning(3), cues.Announce("x")):
+        sig.cue(cue)
     gate.set()
     assert sig.wait_idle(2)
-    assert sleep.timeline[-1][1][4] == 1600  # only the 3-second tick played after the siren
+    tones = [s[4] for _, s in sleep.timeline]
+    assert len(tones) == 8 and tones[-1] == 1600  # the siren, then only the 3-second tick
 
 
 def test_real_time_tick_on_mock_pins(mock_factory):
@@ -236,3 +266,50 @@ def test_pattern_table_is_consistent():
         assert p.steps and all(s.duration > 0 for s in p.steps)
         assert p.duration < 2.0  # no pattern outlasts a second of the countdown by much
     assert patterns.time_up().base == LED_COLOURS["red"]
+
+
+CUES = st.one_of(
+    st.builds(
+        cues.PhaseStarted,
+        st.just("p"),
+        st.none(),
+        st.sampled_from(["red", "blue", "pink", "white", None]),
+    ),
+    st.builds(cues.TimeWarning, st.integers(1, 30)),
+    st.builds(cues.TimeUp, st.just("t")),
+    st.builds(cues.Scored, st.just("a"), st.integers(0, 5)),
+    st.builds(cues.AskHuman, st.just("?")),
+    st.builds(cues.ErrorCue, st.just("e")),
+    st.builds(cues.Announce, st.just("x")),
+    st.builds(cues.GameOver, st.just(("a",))),
+)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(CUES, min_size=1, max_size=12), st.floats(0.0, 1.0))
+def test_any_cue_sequence_ends_silent_on_the_last_resting_colour(seq, brightness):
+    factory, clock = MockFactory(pin_class=MockPWMPin), FakeClock(0.0)
+    snap = pins_of(factory)
+
+    def sleep(seconds, interrupt):  # instant, so patterns and pre-emption interleave freely
+        clock.advance(seconds)
+        return interrupt.is_set()
+
+    with Signals(
+        LED,
+        BUZ,
+        pin_factory=factory,
+        settings=Settings(brightness=brightness),
+        clock=clock,
+        sleep=sleep,
+    ) as sig:
+        for cue in seq:
+            sig.cue(cue)
+        assert sig.wait_idle(5)
+        base = (0.0, 0.0, 0.0)
+        for cue in seq:  # the resting colour is set by the last cue that sets one
+            p = patterns.pattern_for(cue)
+            if p.base is not None:
+                base = p.base
+        assert snap()[:3] == tuple(round(c * brightness, 4) for c in base)
+        assert snap()[3] == 0.0  # silent

@@ -64,7 +64,7 @@ def test_cues_light_the_led_without_blocking(table):
     t, q = table
     started = time.perf_counter()
     t.cue(cues.PhaseStarted("planning", "ann", "orange"))
-    assert time.perf_counter() - started < 0.05
+    assert time.perf_counter() - started < 0.2  # the chirp alone lasts 0.26 s
     assert t.signals.wait_idle(2)
     led = tuple(round(t.pin_factory.pin(p).state, 3) for p in (17, 27, 22))
     assert led == tuple(round(c * 0.5, 3) for c in LED_COLOURS["orange"])
@@ -85,7 +85,7 @@ def test_keyboard_drives_the_simulated_table(table):
     t, q = table
     assert t.handle_key("n") and t.handle_key("spacebar")
     assert not t.handle_key("z")
-    got = take(q, 3)
+    got = take(q, 2)
     assert ButtonPressed("next") in got and BallPassed() in got
 
 
@@ -155,3 +155,12 @@ def test_sensor_colours_reach_the_game_when_asked(tmp_path, monkeypatch):
         got = take(q, 2)
     assert got[0] == BallPassed()
     assert isinstance(got[1], BallSensed) and got[1].colour == "purple"
+
+
+def test_an_unreadable_pin_map_opens_no_parts_but_the_app_goes_on(tmp_path, monkeypatch):
+    (tmp_path / "pins.toml").write_text("[led]\nred = 5\n")  # 5 is also the next button
+    monkeypatch.setenv("COMPANION_PINS", str(tmp_path / "pins.toml"))
+    with open_table(True, lambda ev: None) as t:
+        assert "BCM 5 is used twice" in t.status["pins"]
+        assert t.status["buttons"] == "not fitted" and t.status["serial"] == "not fitted"
+        t.cue(cues.TimeUp("t"))  # nothing to drive, nothing breaks

@@ -113,7 +113,12 @@ void loop() {
     tail = (tail + 1) % QUEUE_LEN;
     interrupts();
     uint16_t r = 0, g = 0, b = 0, c = 0;
-    if (sensorOk) tcs.getRawData(&r, &g, &b, &c);  // ~24 ms: the ball sits at the sensor
+    if (sensorOk) {
+      // getRawData returns the last finished integration, then waits one more (24 ms):
+      // the first read is from before the ball, the second one saw the ball.
+      tcs.getRawData(&r, &g, &b, &c);
+      tcs.getRawData(&r, &g, &b, &c);
+    }
     char body[64];
     snprintf(body, sizeof body, "CBBAL,%u,%lu,%u,%u,%u,%u", seq, t, r, g, b, c);
     sendLine(body);

@@ -1,0 +1,115 @@
+"""The simulated table on screen: the LED and buzzer as the pins drive them, the arcade
+buttons, and a ball chute, all acting through the same mock pins as `Table.press()`.
+
+    panel = SimPanel(table=table)        # a strip to put under or beside a game screen
+    unbind = bind_keyboard(table)        # n/enter next, b bid, i impossible, u undo, space ball
+"""
+
+from __future__ import annotations
+
+from kivy.clock import Clock
+from kivy.graphics import Color, Ellipse, Line
+from kivy.metrics import dp
+from kivy.properties import ObjectProperty, StringProperty
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.label import Label
+from kivy.uix.widget import Widget
+
+from companion.ui import colours
+from companion.ui.widgets import BigButton, ColourButton
+
+BALL_COLOURS = ("blue", "green", "orange", "pink", "purple")
+BUTTON_LABELS = {"next": "Next", "bid": "Bid", "impossible": "Impossible!", "undo": "Undo (hold)"}
+
+
+class LedLamp(Widget):
+    """A round lamp showing the RGB the LED pins are driven with."""
+
+    def __init__(self, **kw):
+        super().__init__(**kw)
+        with self.canvas:
+            self._colour = Color(0, 0, 0, 1)
+            self._disc = Ellipse()
+            Color(*colours.MUTED)
+            self._ring = Line(width=dp(1.5))
+        self.bind(pos=self._layout, size=self._layout)
+
+    def _layout(self, *_):
+        d = min(self.width, self.height) - dp(8)
+        x, y = self.x + (self.width - d) / 2, self.y + (self.height - d) / 2
+        self._disc.pos, self._disc.size = (x, y), (d, d)
+        self._ring.ellipse = (x, y, d, d)
+
+    def show(self, rgb) -> None:
+        # the pins carry brightness-scaled duty; show the hue at full strength so it reads
+        peak = max(rgb) if rgb else 0
+        k = 1 / peak if peak > 0 else 0
+        self._colour.rgb = tuple(c * k for c in rgb) if peak > 0 else (0.05, 0.05, 0.05)
+
+
+class SimPanel(BoxLayout):
+    table = ObjectProperty(None)
+    sound = StringProperty("")
+
+    def __init__(self, **kw):
+        kw.setdefault("orientation", "horizontal")
+        kw.setdefault("spacing", dp(6))
+        kw.setdefault("padding", dp(6))
+        super().__init__(**kw)
+        self.lamp = LedLamp(size_hint=(None, 1), width=dp(56))
+        self.add_widget(self.lamp)
+        self.sound_label = Label(
+            size_hint=(None, 1), width=dp(56), color=colours.MUTED, font_size="14sp"
+        )
+        self.add_widget(self.sound_label)
+        names = list(self.table.pins.buttons.as_dict()) if self.table else list(BUTTON_LABELS)
+        for name in names:
+            b = BigButton(text=BUTTON_LABELS.get(name, name.title()), font_size="14sp")
+            b.bind(on_release=lambda _b, name=name: self._press(name))
+            self.add_widget(b)
+        self.add_widget(
+            Label(
+                text="Ball",
+                size_hint=(None, 1),
+                width=dp(36),
+                color=colours.MUTED,
+                font_size="16sp",
+            )
+        )
+        for colour in BALL_COLOURS:
+            b = ColourButton(colour=colour, size_hint=(None, 1), width=dp(44))
+            b.bind(on_release=lambda _b, colour=colour: self._drop(colour))
+            self.add_widget(b)
+        self._ticker = Clock.schedule_interval(self.refresh, 1 / 30)
+        self.refresh()
+
+    def _press(self, name: str) -> None:
+        if self.table is not None:
+            self.table.press(name)
+
+    def _drop(self, colour: str) -> None:
+        if self.table is not None:
+            self.table.drop_ball(colour)
+
+    def refresh(self, *_) -> None:
+        sig = self.table.signals if self.table is not None else None
+        self.lamp.show(tuple(sig.led.value) if sig and sig.led else (0, 0, 0))
+        tone = sig.buzzer.tone if sig and sig.buzzer else None
+        self.sound_label.text = f"\u266a {tone:.0f} Hz" if tone else "quiet"
+
+    def stop(self) -> None:
+        self._ticker.cancel()
+
+
+KEYCODES = {13: "enter", 32: " "}  # keys without a codepoint that the simulation uses
+
+
+def bind_keyboard(table):
+    """Route key presses to the simulated table; returns a function that unbinds."""
+    from kivy.core.window import Window
+
+    def on_key_down(_window, key, _scancode, codepoint, _modifiers):
+        return table.handle_key(codepoint or KEYCODES.get(key, ""))
+
+    Window.bind(on_key_down=on_key_down)
+    return lambda: Window.unbind(on_key_down=on_key_down)

@@ -1,0 +1,64 @@
+"""The on-screen simulated table drives the same mock pins and shows what the LED does."""
+
+from __future__ import annotations
+
+import queue
+import time
+
+import pytest
+
+from companion import cues
+from companion.events import BallPassed, ButtonPressed
+from companion.settings import Settings
+from hardware.table import open_table
+
+pytestmark = pytest.mark.ui
+
+
+def test_panel_buttons_press_pins_and_the_lamp_follows_the_led(tmp_path):
+    from kivy.uix.button import Button
+
+    from companion.ui.render import pump, render_to_png
+    from hardware.sim_panel import SimPanel
+
+    q = queue.Queue()
+    with open_table(True, q.put, settings=Settings(brightness=0.6)) as table:
+        panel = SimPanel(table=table)
+        try:
+            buttons = {w.text: w for w in panel.children if isinstance(w, Button)}
+            buttons["Bid"].dispatch("on_release")
+            buttons["Pk"].dispatch("on_release")  # a pink ball down the chute
+            got = [q.get(timeout=3), q.get(timeout=3)]
+            assert ButtonPressed("bid") in got and BallPassed() in got
+            table.cue(cues.PhaseStarted("planning", "ann", "green"))
+            table.signals.wait_idle(2)
+            time.sleep(0.05)
+            pump()
+            assert tuple(panel.lamp._colour.rgb) == pytest.approx((0, 1, 0))
+            table.cue(cues.TimeUp("t"))
+            time.sleep(0.05)
+            panel.refresh()
+            assert panel.sound_label.text.endswith("Hz")
+            out = render_to_png(panel, tmp_path / "sim-panel.png", size=(800, 72))
+            assert out.stat().st_size > 1000
+        finally:
+            panel.stop()
+
+
+def test_keyboard_presses_reach_the_table():
+    from companion.ui.render import ensure_window
+    from hardware.sim_panel import bind_keyboard
+
+    window = ensure_window()
+    q = queue.Queue()
+    with open_table(True, q.put) as table:
+        unbind = bind_keyboard(table)
+        try:
+            window.dispatch("on_key_down", 98, 0, "b", [])  # b: bid
+            window.dispatch("on_key_down", 13, 0, None, [])  # enter: next
+            got = [q.get(timeout=3), q.get(timeout=3)]
+        finally:
+            unbind()
+        window.dispatch("on_key_down", 98, 0, "b", [])  # unbound: nothing more
+        time.sleep(0.3)
+    assert got == [ButtonPressed("bid"), ButtonPressed("next")] and q.empty()
