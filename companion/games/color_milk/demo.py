@@ -242,6 +242,9 @@ def run_demo(
                 sim.drop(colour)
                 drain()
 
+        first = session.state
+        say(f"Color Milk, board {board}: {', '.join(first.names)}")
+        say(f"== predict — {first.names[first.leader]}")
         rng = random.Random(seed)
         scripted = ScriptedTable(
             submit,
