@@ -117,7 +117,7 @@ def _no_display() -> int:
     demo = games.verbs("color-milk").get("demo")
     if demo is None:
         return 1
-    return int(demo(["--players", "3", "--seed", "7", "--headless", "--live"]) or 0)
+    return int(demo(["--players", "3", "--seed", "7", "--headless", "--live", "--no-json"]) or 0)
 
 
 if __name__ == "__main__":

@@ -61,6 +61,7 @@ def _parser() -> _Parser:
     )
     p.add_argument("--no-camera", action="store_true", help="tap the balls in instead")
     p.add_argument("--no-table", action="store_true", help="count balls without the table")
+    p.add_argument("--no-json", action="store_true", help="leave out the log and result JSON")
     return p
 
 
@@ -322,8 +323,9 @@ def main(argv: list[str]) -> int:
             light=args.light,
         )
         out["data_dir"] = None if tmp else str(data_dir)
-        json.dump(out, sys.stdout, indent=1)
-        sys.stdout.write("\n")
+        if not args.no_json:
+            json.dump(out, sys.stdout, indent=1)
+            sys.stdout.write("\n")
     finally:
         if tmp:
             shutil.rmtree(tmp, ignore_errors=True)
