@@ -81,6 +81,7 @@ class Session:
         self._timer_key: str | None = None
         self._saved_at = float("-inf")
         self._sync_timer(restore=log.saved_timer(game_id))
+        self._settle_status()
 
     # construction -----------------------------------------------------------------
     @classmethod
@@ -164,6 +165,15 @@ class Session:
             "scores": dict(self.game.scores(state)),
             "winners": list(self.game.winners(state)),
         }
+
+    def _settle_status(self) -> None:
+        """A power cut between writing an entry and marking the game finished (or reopened)
+        leaves the status behind the log; the log is the truth."""
+        status, over = self.log.game(self.game_id).status, self.game.is_over(self.state)
+        if over and status == "active":
+            self.log.finish(self.game_id, self.result())
+        elif not over and status == "finished":
+            self.log.reopen(self.game_id)
 
     # time ---------------------------------------------------------------------------
     def poll(self) -> tuple[Cue, ...]:

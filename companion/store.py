@@ -8,6 +8,7 @@ history stays whole for statistics and for replays.
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -99,46 +100,41 @@ class GameLog:
 
     @staticmethod
     def _open(path: Path) -> sqlite3.Connection:
-        exists = path.exists() and path.stat().st_size > 0
-        if exists:
-            with open(path, "rb") as f:
-                header = f.read(16)
-            if header != b"SQLite format 3\x00":
-                raise LogError(
-                    f"{path} is not a Table Companion game log (not an SQLite file); "
-                    "it was left untouched. Move it away or choose another --data-dir."
-                )
-        else:
-            path.parent.mkdir(parents=True, exist_ok=True)
-        try:
-            db = sqlite3.connect(
-                f"file:{path}?mode={'rw' if exists else 'rwc'}", uri=True, isolation_level=None
+        if not (path.exists() and path.stat().st_size > 0):
+            _create(path)
+        with open(path, "rb") as f:
+            header = f.read(16)
+        if header != b"SQLite format 3\x00":
+            raise LogError(
+                f"{path} is not a Table Companion game log (not an SQLite file); "
+                "it was left untouched. Move it away or choose another --data-dir."
             )
-            app_id = db.execute("PRAGMA application_id").fetchone()[0]
-            if exists and app_id != APPLICATION_ID:
+        try:
+            db = _connect(path)
+            if db.execute("PRAGMA application_id").fetchone()[0] != APPLICATION_ID:
+                empty = db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0] == 0
                 db.close()
-                raise LogError(
-                    f"{path} is an SQLite file of another program; it was left untouched. "
-                    "Choose another --data-dir."
-                )
-            check = db.execute("PRAGMA quick_check").fetchone()[0] if exists else "ok"
+                if not empty:
+                    raise LogError(
+                        f"{path} is an SQLite file of another program; it was left untouched. "
+                        "Choose another --data-dir."
+                    )
+                # Holds nothing at all (e.g. made by an older build cut off while creating
+                # it): replacing it loses nothing.
+                for leftover in (Path(f"{path}-wal"), Path(f"{path}-shm")):
+                    leftover.unlink(missing_ok=True)
+                _create(path)
+                db = _connect(path)
+            check = db.execute("PRAGMA quick_check").fetchone()[0]
             if check != "ok":
                 db.close()
                 raise LogError(f"{path} is damaged ({check}); it was left untouched.")
+            if db.execute("PRAGMA user_version").fetchone()[0] > SCHEMA_VERSION:
+                db.close()
+                raise LogError(f"{path} was written by a newer Table Companion; update the app.")
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=FULL")
             db.execute("PRAGMA foreign_keys=ON")
-            if not exists:
-                with _transaction(db):
-                    # executescript() would commit mid-way; run statements in one transaction.
-                    for stmt in _SCHEMA.split(";"):
-                        if stmt.strip():
-                            db.execute(stmt)
-                    db.execute(f"PRAGMA application_id={APPLICATION_ID}")
-                    db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
-            elif db.execute("PRAGMA user_version").fetchone()[0] > SCHEMA_VERSION:
-                db.close()
-                raise LogError(f"{path} was written by a newer Table Companion; update the app.")
             return db
         except sqlite3.DatabaseError as exc:
             raise LogError(
@@ -257,6 +253,40 @@ class GameLog:
                 {"seq": e.seq, "kind": e.kind, "event": e.payload} for e in self.entries(game_id)
             ],
         }
+
+
+def _connect(path: Path) -> sqlite3.Connection:
+    return sqlite3.connect(f"file:{path}?mode=rw", uri=True, isolation_level=None)
+
+
+def _create(path: Path) -> None:
+    """Build an empty log beside `path` and move it into place in one rename, so a power cut
+    during creation leaves either no log or a complete one, never a half-made file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".creating")
+    for leftover in (tmp, Path(f"{tmp}-wal"), Path(f"{tmp}-shm")):
+        leftover.unlink(missing_ok=True)  # ours, from a creation that was cut off
+    db = sqlite3.connect(tmp, isolation_level=None)
+    try:
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=FULL")
+        with _transaction(db):
+            # executescript() would commit mid-way; run statements in one transaction.
+            for stmt in _SCHEMA.split(";"):
+                if stmt.strip():
+                    db.execute(stmt)
+            db.execute(f"PRAGMA application_id={APPLICATION_ID}")
+            db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+    finally:
+        db.close()  # checkpoints the WAL into the file
+    with open(tmp, "rb") as f:
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+    dir_fd = os.open(path.parent, os.O_RDONLY)
+    try:
+        os.fsync(dir_fd)
+    finally:
+        os.close(dir_fd)
 
 
 class _transaction:

@@ -7,7 +7,8 @@
 #   sudo systemd/install.sh --uninstall --purge also delete games, settings, config and user
 #
 # Options: --no-apt (skip OS packages), --no-start (enable only), --calibration FILE (copy a
-# camera calibration into /etc/table-companion), --dry-run (print what would be done).
+# camera calibration into /etc/table-companion), --dry-run (print what would be done),
+# --print-unit (print the unit file as it would be installed, and stop).
 set -euo pipefail
 
 APP=table-companion
@@ -28,13 +29,14 @@ while [ $# -gt 0 ]; do
         --no-apt) apt=false ;;
         --no-start) start=false ;;
         --dry-run) dry=true ;;
+        --print-unit) action=print-unit ;;
         --calibration)
             [ $# -ge 2 ] || { echo "install.sh: --calibration needs a FILE" >&2; exit 2; }
             calibration=$2
             shift
             ;;
         -h | --help)
-            sed -n '2,11s/^# \{0,1\}//p' "$0"
+            sed -n '2,12s/^# \{0,1\}//p' "$0"
             exit 0
             ;;
         *)
@@ -62,6 +64,18 @@ as_user() { run runuser -u "$SERVICE_USER" -- "$@"; }
 
 have_systemd() { [ -d /run/systemd/system ]; }
 
+# The unit names /opt/table-companion and user companion; follow the overrides.
+render_unit() {
+    sed -e "s#/opt/table-companion#$PREFIX#g" \
+        -e "s#^User=companion\$#User=$SERVICE_USER#" \
+        -e "s#^Group=companion\$#Group=$SERVICE_USER#" \
+        "$SRC/systemd/$UNIT"
+}
+
+if [ "$action" = print-unit ]; then
+    render_unit
+    exit 0
+fi
 if ! $dry && [ "$(id -u)" != 0 ]; then
     echo "install.sh: run as root: sudo $0 $*" >&2
     exit 1
@@ -168,8 +182,15 @@ install_config() {
             say "kept your $CONF_DIR/pins.toml; the shipped one is $CONF_DIR/pins.toml.dist"
             run install -m 0644 "$pins" "$CONF_DIR/pins.toml.dist"
         fi
-    else
-        say "no hardware/pins.toml in $SRC: the app uses its built-in pin map"
+    elif [ ! -f "$CONF_DIR/pins.toml" ]; then
+        # The service names this file in $COMPANION_PINS, so it must exist.
+        say "no hardware/pins.toml in $SRC: writing an empty $CONF_DIR/pins.toml"
+        if $dry; then
+            echo "+ write an empty pin map to $CONF_DIR/pins.toml"
+        else
+            printf '# Pin map overrides for this box; see hardware/pins.toml.\n' \
+                >"$CONF_DIR/pins.toml"
+        fi
     fi
     if [ -n "$calibration" ]; then
         if [ -f "$CONF_DIR/calibration.json" ]; then
@@ -185,13 +206,9 @@ install_config() {
 install_unit() {
     say "installing $UNIT_PATH"
     if $dry; then
-        run install -m 0644 "$SRC/systemd/$UNIT" "$UNIT_PATH"
+        echo "+ render_unit > $UNIT_PATH"
     else
-        # The unit names /opt/table-companion and user companion; follow the overrides.
-        sed -e "s#/opt/table-companion#$PREFIX#g" \
-            -e "s#^User=companion\$#User=$SERVICE_USER#" \
-            -e "s#^Group=companion\$#Group=$SERVICE_USER#" \
-            "$SRC/systemd/$UNIT" >"$UNIT_PATH.tmp"
+        render_unit >"$UNIT_PATH.tmp"
         chmod 0644 "$UNIT_PATH.tmp"
         mv "$UNIT_PATH.tmp" "$UNIT_PATH"
     fi
@@ -207,6 +224,7 @@ doctor() {
     say "companion doctor"
     local status=0
     as_user env COMPANION_DATA_DIR="$STATE_DIR" COMPANION_CONFIG_DIR="$CONF_DIR" \
+        COMPANION_PINS="$CONF_DIR/pins.toml" \
         KIVY_HOME="$STATE_DIR/kivy" KIVY_NO_ARGS=1 \
         "$PREFIX/venv/bin/companion" doctor || status=$?
     if [ "$status" != 0 ]; then

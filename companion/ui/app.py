@@ -226,7 +226,7 @@ class Root(ScreenManager):
         self.get_screen("setup").prepare(name)
         self.current = "setup"
 
-    def resume(self) -> None:
+    def resume(self, after_restart: bool = False) -> None:
         rec = self.ctx.log.unfinished()
         if rec is None:
             return
@@ -237,7 +237,14 @@ class Root(ScreenManager):
         except CompanionError as exc:  # the log is kept as it is; the home screen says why
             self.ctx.notices.append(f"Could not resume game #{rec.id}: {exc}")
             return
+        if after_restart and session.timer is not None:
+            # The box has just come back: let people sit down before the clock runs again.
+            session.pause_timer()
         self.show_session(session)
+        if after_restart:
+            self.get_screen("game").show_banner(
+                "Game restored where it stopped. Tap the clock to continue.", "ask"
+            )
 
     def show_session(self, session: Session) -> None:
         if self.has_screen("game"):
@@ -258,7 +265,7 @@ class CompanionApp(App):
     def build(self):
         root = Root(self.ctx)
         if self._resume:
-            root.resume()  # a power cut mid-game comes back to the same phase and clock
+            root.resume(after_restart=True)  # same phase, same time left
         if self.ctx.simulate and self.ctx.table is not None:
             root = self._with_simulated_table(root)
         if self._on_first_frame:

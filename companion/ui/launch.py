@@ -34,6 +34,8 @@ def launch(args) -> int:
     size = _size(args.size)
     if not os.environ.get("COMPANION_DEBUG"):
         os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
+    # SDL2 reads our PNGs; the default loader would pull in PIL and numpy at start-up.
+    os.environ.setdefault("KIVY_IMAGE", "sdl2")
     simulate = args.simulate or not pi_present()
     if args.screenshot:
         os.environ.setdefault("SDL_VIDEODRIVER", "offscreen")
@@ -115,7 +117,7 @@ def _no_display() -> int:
     demo = games.verbs("color-milk").get("demo")
     if demo is None:
         return 1
-    return int(demo(["--players", "3", "--seed", "7", "--headless", "--live"]) or 0)
+    return int(demo(["--players", "3", "--seed", "7", "--headless", "--live", "--no-json"]) or 0)
 
 
 if __name__ == "__main__":

@@ -9,6 +9,8 @@ from companion.games.color_milk import GAME
 from companion.session import config_from_json, replay
 from companion.store import GameLog, iter_entries
 
+FAST = ("--no-camera", "--no-table")  # the engine part alone; the full pipeline is tested below
+
 
 def run(capsys, *argv):
     code = cli.main(["demo", "color-milk", *argv])
@@ -18,7 +20,9 @@ def run(capsys, *argv):
 
 
 def test_demo_ends_with_a_winner_and_its_log_replays(capsys, tmp_path):
-    text = run(capsys, "--players", "3", "--seed", "7", "--headless", "--data-dir", str(tmp_path))
+    text = run(
+        capsys, "--players", "3", "--seed", "7", "--headless", "--data-dir", str(tmp_path), *FAST
+    )
     out = json.loads(text)
     assert out["winners"] and set(out["winners"]) <= {"Anna", "Ben", "Cleo"}
     assert out["refused"] == []
@@ -35,10 +39,8 @@ def test_demo_ends_with_a_winner_and_its_log_replays(capsys, tmp_path):
         assert rec.status == "finished" and rec.result["winners"] == out["winners"]
 
 
-def test_demo_live_prints_the_table_as_it_happens(capsys, tmp_path):
-    text = run(
-        capsys, "--players", "2", "--seed", "3", "--headless", "--live", "--data-dir", str(tmp_path)
-    )
+def test_demo_live_prints_the_table_as_it_happens(capsys):
+    text = run(capsys, "--players", "2", "--seed", "3", "--headless", "--live", *FAST)
     lines = text.splitlines()
     start = lines.index("{")
     narration, result = lines[:start], json.loads("\n".join(lines[start:]))
@@ -48,7 +50,7 @@ def test_demo_live_prints_the_table_as_it_happens(capsys, tmp_path):
 
 
 @pytest.mark.parametrize("board, players", [(5, 4), (6, 1)])
-def test_demo_plays_other_boards_and_solo(capsys, tmp_path, board, players):
+def test_demo_plays_other_boards_and_solo(capsys, board, players):
     out = json.loads(
         run(
             capsys,
@@ -59,8 +61,7 @@ def test_demo_plays_other_boards_and_solo(capsys, tmp_path, board, players):
             "--board",
             str(board),
             "--headless",
-            "--data-dir",
-            str(tmp_path),
+            *FAST,
         )
     )
     assert out["result"]["board"] == board and out["winners"]
@@ -73,3 +74,21 @@ def test_demo_refuses_bad_arguments(capsys):
     assert "--players must be 1-5" in capsys.readouterr().err
     assert cli.main(["demo", "color-milk", "--board", "8"]) == 2
     assert "board must be 1-6" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_demo_through_camera_frames_and_the_simulated_table(capsys):
+    pytest.importorskip("vision.render")
+    pytest.importorskip("hardware.table")
+    out = json.loads(run(capsys, "--players", "2", "--seed", "5", "--headless"))
+    assert "BallReader" in out["pipeline"]["camera"]
+    assert "simulated" in out["pipeline"]["table"]
+    assert out["winners"] and out["refused"] == []
+    events = [e["event"] for e in out["log"]["entries"] if e["kind"] == "event"]
+    seen = [e for e in events if e["type"] == "core.BallSeen"]
+    from_camera = [e for e in seen if e["confidence"] < 1.0]
+    assert len(from_camera) >= 5 * (out["rounds"] - 1)  # the camera read the balls
+    passed = sum(e["count"] for e in events if e["type"] == "core.BallPassed")
+    assert passed >= 5 * out["rounds"]  # every ball crossed the simulated beam
+    nexts = [e for e in events if e["type"] == "core.ButtonPressed"]
+    assert nexts and all(e["button"] == "next" for e in nexts)

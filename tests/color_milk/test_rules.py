@@ -370,3 +370,34 @@ def test_a_tap_overrules_the_camera_and_questions_its_other_reading(table):
     assert t.state.tray[3] == "purple" and len(t.state.asks) == 2
     t.do(BallSeen("purple", 0, 1.0), BallSeen("pink", 1, 1.0))
     assert t.state.tray[:2] == ("purple", "pink") and t.state.asks == ()
+
+
+def test_phase_cues_light_the_leds_in_the_players_marker_colour(table):
+    t = table(first_leader=1)
+    t.predict(Anna="blue", Ben="blue", Cleo="blue")
+    t.balls(*R1)
+    phases = [(c.phase, c.player, c.colour) for c in t.cues if isinstance(c, PhaseStarted)]
+    assert phases == [("mill", "Ben", "blue"), ("choose", "Ben", "blue")]
+    t.choose_first()
+    t.do(ButtonPressed("next"))
+    phases = [(c.phase, c.player, c.colour) for c in t.cues if isinstance(c, PhaseStarted)]
+    assert phases[-3:] == [
+        ("choose", "Anna", "red"),
+        ("colour", None, None),
+        ("predict", "Cleo", "yellow"),
+    ]
+
+
+def test_a_ball_rolling_out_after_the_check_is_an_extra_to_put_back(table):
+    t = table(players=("Anna", "Ben"))
+    t.predict(Anna="blue", Ben="blue")
+    t.do(BallPassed(3))  # the beam saw only three of the five
+    t.balls(*R1)  # tapped in
+    assert t.state.phase == "choose" and t.state.extras == 0
+    t.do(BallPassed(1))
+    assert t.state.extras == 1 and "Anna: 1 ball too many" in t.texts()[-1]
+    t.choose_first()
+    t.do(BallPassed(1))
+    assert t.state.extras == 2
+    t.do(ButtonPressed("next"))
+    assert t.state.passed == 0

@@ -6,7 +6,7 @@ pytest.importorskip("kivy")
 
 from kivy.uix.label import Label  # noqa: E402
 
-from companion.events import BallSeen  # noqa: E402
+from companion.events import BallPassed, BallSeen  # noqa: E402
 from companion.game import GameConfig  # noqa: E402
 from companion.games.color_milk import GAME  # noqa: E402
 from companion.games.color_milk.events import Predict, Tally  # noqa: E402
@@ -173,3 +173,29 @@ def test_the_app_starts_color_milk_from_the_setup_screen(data_dir):
         assert screen.state.board == 1
     finally:
         ctx.log.close()
+
+
+def test_repeated_camera_readings_from_the_table_are_not_logged(make):
+    from kivy.clock import Clock
+
+    screen = make(players=("Anna",))
+    for _ in range(5):
+        screen.table_event(BallSeen("green", 0, 0.95))
+        Clock.tick()
+    screen.table_event(BallPassed(1))
+    Clock.tick()
+    entries = screen.session.log.entries(screen.session.game_id)
+    assert [e.payload["type"] for e in entries] == ["core.BallSeen", "core.BallPassed"]
+    assert screen.state.tray[0] == "green" and screen.state.passed == 1
+
+
+def test_a_sensor_is_never_as_sure_as_a_person(make):
+    from kivy.clock import Clock
+
+    screen = make(players=("Anna",))
+    screen.table_event(BallSeen("purple", 0, 1.0))
+    screen.table_event(BallSeen("purple", 1, 1.0))
+    Clock.tick()
+    screen.table_event(BallSeen("purple", 2, 1.0))  # a third purple from the camera: a question
+    Clock.tick()
+    assert screen.state.tray[2] == "" and screen.state.asks[0].slot == 2

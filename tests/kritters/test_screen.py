@@ -177,7 +177,7 @@ def test_started_from_the_app_with_its_options(data_dir):
         root = Root(ctx)
         root.choose_game("kritters")
         setup = root.get_screen("setup")
-        tap(setup, "Colour Triad bonus: False")
+        tap(setup, "Colour Triad bonus: off")
         setup.start()
         assert root.current == "game", setup.error_text
         game = root.get_screen("game")

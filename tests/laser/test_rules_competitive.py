@@ -32,8 +32,10 @@ def test_competitive_cards_need_a_floor():
     with pytest.raises(IllegalMove, match="floor"):
         play(s, CardRevealed("yellow"))
     s2, cues = play(s, CardSeen("centre", "yellow", 0.99))
-    assert s2 == s and AskHuman("Which floor is on the yellow card?",
-                                ("wood", "carpet", "ceramic")) in cues
+    assert (
+        s2 == s
+        and AskHuman("Which floor is on the yellow card?", ("wood", "carpet", "ceramic")) in cues
+    )
     s3, _ = play(s, CardSeen("centre:wood", "yellow", 0.99))
     assert s3.cards == (("yellow", "wood"),)
 
@@ -79,8 +81,15 @@ def test_removed_count_is_proposed_from_the_solver_when_the_board_is_known():
     from .test_solver import COMP_EXAMPLE
 
     s, _ = reveal_comp(comp())
-    s, _ = play(s, BoardEntered(tuple(COMP_EXAMPLE["tiles"]), COMP_EXAMPLE["cat"],
-                                (2, 1, 2, 2, 2, 2), tuple(COMP_EXAMPLE["floors"])))
+    s, _ = play(
+        s,
+        BoardEntered(
+            tuple(COMP_EXAMPLE["tiles"]),
+            COMP_EXAMPLE["cat"],
+            (2, 1, 2, 2, 2, 2),
+            tuple(COMP_EXAMPLE["floors"]),
+        ),
+    )
     s, _ = play(s, BidPlaced("Tommy", 4))
     s, _ = expire(s)
     assert s.proposal == 4  # Tommy's 4 steps remove red, green, yellow, cyan
@@ -146,3 +155,18 @@ def test_first_to_fifteen_wins_at_once():
     s, _ = play(s, RoundResult(True, removed=3))
     assert GAME.is_over(s) and GAME.winners(s) == ("Tommy",)
     assert GAME.timer(s) is None
+
+
+def test_removed_proposal_at_the_optimum_and_a_little_above_only():
+    from companion.games.laser.board import position_from_json
+    from companion.games.laser.rules import PROPOSAL_SLACK, propose_removed
+    from companion.games.laser.solver import max_removed_for, solve
+
+    from .test_solver import COMP_EXAMPLE
+
+    pos = position_from_json(COMP_EXAMPLE)
+    best = solve(pos)
+    assert propose_removed(pos, best.min_cost) == best.max_removed
+    assert propose_removed(pos, 4) == max_removed_for(pos, 4) == 4
+    assert propose_removed(pos, best.min_cost - 1) is None
+    assert propose_removed(pos, best.min_cost + PROPOSAL_SLACK + 1) is None

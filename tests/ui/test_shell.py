@@ -94,3 +94,31 @@ def test_settings_are_saved_at_once(root, data_dir):
     again = AppContext.open(data_dir)
     assert again.settings.volume == pytest.approx(0.3) and again.settings.mute
     again.log.close()
+
+
+def test_a_game_reopened_after_a_restart_waits_with_its_clock_paused(data_dir):
+    from companion.clock import FakeClock
+    from companion.game import GameConfig
+    from companion.games.kritters.rules import FirstPlayer
+    from companion.session import Session
+
+    clock = FakeClock()
+    ctx = AppContext.open(data_dir)
+    ctx.clock = clock
+    config = GameConfig(players=("Anna", "Ben"), options={"turn_timer": 30})
+    before = Session.start(games.load("kritters"), ctx.log, config, clock=clock)
+    before.submit(FirstPlayer("Ben"))
+    clock.advance(12)
+    before.poll()  # the countdown's snapshot: 18 s left
+    root = Root(ctx)
+    root.resume(after_restart=True)
+    screen = root.get_screen("game")
+    assert root.current == "game"
+    assert screen.session.timer.paused
+    clock.advance(100)
+    assert screen.session.timer.remaining() == pytest.approx(18)
+    assert "Tap the clock" in screen.banner_text
+    screen.toggle_pause()
+    clock.advance(3)
+    assert screen.session.timer.remaining() == pytest.approx(15)
+    ctx.log.close()

@@ -10,7 +10,7 @@ OPTIONS = (
     Option("board", "Board", tuple(BOARDS), 1, "Which of the six boards everyone plays."),
     Option(
         "failed_pencil_every",
-        "Pencil every N misses",
+        "Misses per pencil",
         (3, 2, 4, 5, 0),
         3,
         "The failed-prediction track gives a bonus pencil at every Nth miss (0: never). "

@@ -13,12 +13,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import queue
 import random
 import shutil
 import sys
 import tempfile
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -30,12 +32,14 @@ from companion.game import GameConfig
 from companion.games.color_milk import GAME
 from companion.games.color_milk.autoplay import ScriptedTable, exact_reader
 from companion.games.color_milk.events import Choose, Count, KingsTower, Predict, Tally
+from companion.games.color_milk.rules import SENSOR_MAX
 from companion.session import Session
 from companion.settings import Settings
 from companion.store import GameLog
 
 NAMES = ("Anna", "Ben", "Cleo", "Dan", "Eve")
-FRAMES_PER_BALL = 4  # the reader wants a few still frames to agree on a ball
+REST_FRAMES = 3  # still frames of each ball: the reader wants a few to agree
+DEMO_COIN_CHANCE = 0.5  # a short game: about eight rounds
 EVENT_WAIT = 2.0  # seconds to wait for the simulated beam to report a ball
 
 
@@ -52,9 +56,12 @@ def _parser() -> _Parser:
     p.add_argument("--headless", action="store_true", help="no window (the demo never opens one)")
     p.add_argument("--live", action="store_true", help="print the table's events as they happen")
     p.add_argument("--data-dir", help="keep the game log here (default: a temporary dir)")
-    p.add_argument("--light", default="daylight", help="rendered lighting for the camera")
+    p.add_argument(
+        "--light", default="daylight", help="rendered lighting for the camera, or 'all' to vary"
+    )
     p.add_argument("--no-camera", action="store_true", help="tap the balls in instead")
     p.add_argument("--no-table", action="store_true", help="count balls without the table")
+    p.add_argument("--no-json", action="store_true", help="leave out the log and result JSON")
     return p
 
 
@@ -64,28 +71,29 @@ class Camera:
 
     def __init__(self, light: str, seed: int, threshold: float) -> None:
         from vision.balls import BallReader
-        from vision.render import LIGHTS, render_tray
-
         from vision.calibration import rendered_calibration
+        from vision.render import LIGHTS
 
-        if light not in LIGHTS:
+        if light != "all" and light not in LIGHTS:
             raise UsageError(f"unknown light {light!r} (have: {', '.join(LIGHTS)})")
-        self.render, self.light, self.seed = render_tray, light, seed
+        self.light, self.seed, self.lights = light, seed, LIGHTS
         self.reader = BallReader(rendered_calibration(seed=0), ask_threshold=threshold)
         self.rounds = 0
         self.frames = 0
 
     def read(self, balls: list[str]) -> list[BallSeen]:
+        from vision.render import arrival_frames
+
         self.rounds += 1
-        scene = self.seed * 1000 + self.rounds
-        self.reader.reset(self.render([], self.light, scene))
+        self.reader.reset()  # the first frame is the empty tray
         out: list[BallSeen] = []
-        for k in range(1, len(balls) + 1):  # balls arrive one by one
-            for f in range(FRAMES_PER_BALL):
-                frame = self.render(balls[:k], self.light, scene, frame=k * 10 + f)
-                out += self.reader.feed(frame)
-                self.frames += 1
-        return out
+        scene = self.seed * 1000 + self.rounds
+        light = self.lights[self.rounds % len(self.lights)] if self.light == "all" else self.light
+        for frame in arrival_frames(balls, light, scene, rest_frames=REST_FRAMES):
+            out += self.reader.feed(frame)
+            self.frames += 1
+        # Only a person is certain: a camera reading never counts as a tap.
+        return [replace(r, confidence=min(r.confidence, SENSOR_MAX)) for r in out]
 
 
 class SimTable:
@@ -104,19 +112,22 @@ class SimTable:
         self.table.close()
 
 
-def _available(module: str) -> bool:
-    import importlib.util
+def _importable(module: str, *names: str) -> bool:
+    """Is this stage of the pipeline installed and whole? (A half-updated package counts
+    as missing: the demo then says which stage it replaced.)"""
+    import importlib
 
     try:
-        return importlib.util.find_spec(module) is not None
-    except ModuleNotFoundError:
+        mod = importlib.import_module(module)
+    except Exception:  # noqa: BLE001 - any failure to import means the stage is not usable
         return False
+    return all(hasattr(mod, n) for n in names)
 
 
 # Live narration ----------------------------------------------------------------------------
 def _say_event(ev: Event) -> str | None:
     if isinstance(ev, BallSeen):
-        how = "tapped" if ev.confidence >= 1.0 else f"camera {ev.confidence:.2f}"
+        how = "tapped" if ev.confidence >= 1.0 else f"camera {ev.confidence:.3f}"
         return f"ball {ev.slot + 1}: {ev.colour} ({how})"
     if isinstance(ev, BallPassed):
         return None  # the beam count is summed up per round
@@ -232,6 +243,9 @@ def run_demo(
                 sim.drop(colour)
                 drain()
 
+        first = session.state
+        say(f"Color Milk, board {board}: {', '.join(first.names)}")
+        say(f"== predict — {first.names[first.leader]}")
         rng = random.Random(seed)
         scripted = ScriptedTable(
             submit,
@@ -239,6 +253,7 @@ def run_demo(
             rng,
             drop=drop,
             press=press,
+            coin_chance=DEMO_COIN_CHANCE,
             read=cam.read if cam is not None else exact_reader,
         )
         final = scripted.play(max_rounds=60)
@@ -270,11 +285,15 @@ def run_demo(
 
 
 def _vision_ready() -> bool:
-    return all(_available(m) for m in ("vision.render", "vision.balls", "vision.calibration"))
+    return (
+        _importable("vision.render", "arrival_frames", "LIGHTS")
+        and _importable("vision.balls", "BallReader")
+        and _importable("vision.calibration", "rendered_calibration")
+    )
 
 
 def _hardware_ready() -> bool:
-    return _available("hardware.table")
+    return _importable("hardware.table", "open_table")
 
 
 def main(argv: list[str]) -> int:
@@ -283,7 +302,10 @@ def main(argv: list[str]) -> int:
     if args.data_dir:
         data_dir = Path(args.data_dir).expanduser()
     else:
-        tmp = tempfile.mkdtemp(prefix="color-milk-demo-")
+        # A throw-away log: in memory where the system has a RAM disk, so fsyncs cost nothing.
+        shm = Path("/dev/shm")
+        where = str(shm) if shm.is_dir() and os.access(shm, os.W_OK) else None
+        tmp = tempfile.mkdtemp(prefix="color-milk-demo-", dir=where)
         data_dir = Path(tmp)
 
     def live(line: str) -> None:
@@ -301,8 +323,9 @@ def main(argv: list[str]) -> int:
             light=args.light,
         )
         out["data_dir"] = None if tmp else str(data_dir)
-        json.dump(out, sys.stdout, indent=1)
-        sys.stdout.write("\n")
+        if not args.no_json:
+            json.dump(out, sys.stdout, indent=1)
+            sys.stdout.write("\n")
     finally:
         if tmp:
             shutil.rmtree(tmp, ignore_errors=True)

@@ -28,10 +28,11 @@ from companion.games.color_milk.mill import (
     fits,
     minus,
 )
-from companion.players import Seating
+from companion.players import PLAYER_MARKERS, Seating
 
 READING_PHASES = ("predict", "mill", "check")
 AUTHORITATIVE = 1.0  # a tap on the screen; the camera reports less than certainty
+SENSOR_MAX = 0.999  # sensor readings are capped here, so only a person is ever certain
 DEFAULT_ASK_THRESHOLD = 0.8
 DEFAULT_FAILED_PENCIL_EVERY = 3  # guess: the track's artwork is not in the rulebook text
 OWN_OPTIONS = {"board", "ask_threshold", "failed_pencil_every", "first_leader"}
@@ -167,6 +168,12 @@ def _set(pairs: tuple[tuple[str, int], ...], key: str, value: int) -> tuple[tupl
     return tuple(sorted(d.items()))
 
 
+def _phase(phase: str, state: MilkState, player: str) -> c.PhaseStarted:
+    """The phase with the LEDs in the marker colour of the player it belongs to."""
+    seat = state.names.index(player)
+    return c.PhaseStarted(phase, player, PLAYER_MARKERS[seat % len(PLAYER_MARKERS)][0])
+
+
 def zone_entry(zone: str, colours: tuple[str, ...]) -> str:
     return f"{zone}:" + "+".join(sorted(colours, key=COLOURS.index))
 
@@ -247,14 +254,17 @@ class ColorMilk(GameBase):
             raise IllegalMove("a beam count must be at least 1")
         if state.phase == "remix":  # the last five rolling out before the remix
             return replace(state, passed=state.passed + ev.count), ()
-        if state.phase not in READING_PHASES:
-            raise IllegalMove("no balls are expected now; finish the round first")
+        if state.phase in ("choose", "colour"):
+            # the round's five are all out: whatever crosses the beam now is one too many
+            state = replace(state, passed=max(state.passed, BALLS_PER_ROUND))
+        elif state.phase not in READING_PHASES:
+            raise IllegalMove("no balls are expected now")
         before = state.extras
         new = replace(state, passed=state.passed + ev.count)
         cues: list[c.Cue] = []
         if state.phase == "predict":
             new = replace(new, phase="mill")
-            cues.append(c.PhaseStarted("mill", state.players[state.leader].name))
+            cues.append(_phase("mill", state, state.players[state.leader].name))
         if new.extras > before:
             leader = state.players[state.leader].name
             n = new.extras
@@ -350,7 +360,7 @@ class ColorMilk(GameBase):
         cues: list[c.Cue] = []
         if new.phase == "predict":
             new = replace(new, phase="mill")
-            cues.append(c.PhaseStarted("mill", state.players[state.leader].name))
+            cues.append(_phase("mill", state, state.players[state.leader].name))
         return self._maybe_check(new, cues)
 
     # predictions ------------------------------------------------------------------------
@@ -409,7 +419,7 @@ class ColorMilk(GameBase):
                 cues.append(c.Announce(f"{p.name}: prediction missed{words}."))
             players.append(p)
         state = replace(state, players=tuple(players), row=state.tray, phase="choose", chooser=0)
-        cues.append(c.PhaseStarted("choose", state.chooser_name))
+        cues.append(_phase("choose", state, state.chooser_name))
         return state, cues
 
     def _zone_bonus(self, board: int, p: PlayerState) -> tuple[PlayerState, str]:
@@ -463,7 +473,7 @@ class ColorMilk(GameBase):
             new = replace(new, phase="colour")
             cues.append(c.PhaseStarted("colour"))
         else:
-            cues.append(c.PhaseStarted("choose", new.chooser_name))
+            cues.append(_phase("choose", new, new.chooser_name))
         return new, cues
 
     # finishing the round ------------------------------------------------------------------
@@ -510,7 +520,7 @@ class ColorMilk(GameBase):
                 state, mill=mill, tray=("",) * BALLS_PER_ROUND, row=(), phase="remix", passed=0
             )
             return state, [
-                c.PhaseStarted("remix", state.players[state.leader].name),
+                _phase("remix", state, state.players[state.leader].name),
                 c.Announce(
                     f"15 balls are on the base. Turn the mill until the last 5 roll out "
                     f"({self._words(mill)}), then put all 20 back and mix them well."
@@ -542,7 +552,7 @@ class ColorMilk(GameBase):
             chooser=0,
         )
         leader = state.players[state.leader].name
-        cues.append(c.PhaseStarted("predict", leader))
+        cues.append(_phase("predict", state, leader))
         if state.final_round == state.round:
             cues.append(c.Announce(f"Final round! {leader} leads."))
         if state.cycle_round == ROUNDS_PER_CYCLE:

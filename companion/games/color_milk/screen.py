@@ -8,6 +8,8 @@ prediction, a choice, or the tallies of the selected player.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from kivy.graphics import Color, Line, RoundedRectangle
 from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
@@ -15,10 +17,11 @@ from kivy.uix.label import Label
 
 from companion.events import BallSeen, ButtonPressed
 from companion.games.color_milk import boards
+from companion.games.color_milk.chute import SENSED_TYPE, ChuteSlots
 from companion.games.color_milk.events import Choose, Count, Predict, Tally
 from companion.games.color_milk.mill import BALLS_PER_ROUND, COLOURS, ROUNDS_PER_CYCLE
 from companion.games.color_milk.odds import fulfil_probability
-from companion.games.color_milk.rules import READING_PHASES, MilkState
+from companion.games.color_milk.rules import READING_PHASES, SENSOR_MAX, MilkState
 from companion.players import PLAYER_MARKERS
 from companion.ui import colours
 from companion.ui.game_screen import GameScreen as BaseGameScreen
@@ -83,6 +86,7 @@ class GameScreen(BaseGameScreen):
         self.any_ball = ""  # board 5 bonus being used: "", "any1", "any2"
         self.picked: tuple[int, ...] = ()
         self._round = 0
+        self.chute = ChuteSlots()
 
     @property
     def show_odds(self) -> bool:
@@ -97,6 +101,8 @@ class GameScreen(BaseGameScreen):
             self._round = s.round
             self.selected, self.target_slot, self.draft, self.zone = None, None, (), ""
             self.any_ball, self.picked = "", ()
+        if self.target_slot is None and s.asks and s.phase in READING_PHASES:
+            self.target_slot = s.asks[0].slot  # the pad offers the question's answers
         if self.selected not in s.names:
             self.selected = s.names[s.leader]
             self.draft, self.zone = s.player(self.selected).prediction, s.player(self.selected).zone
@@ -120,7 +126,7 @@ class GameScreen(BaseGameScreen):
         dots = BoxLayout(size_hint_x=None, width=dp(110), spacing=dp(4))
         dots.add_widget(_label("Mill", 15, colour=colours.MUTED))
         for i in range(1, ROUNDS_PER_CYCLE + 1):
-            filled = i <= s.cycle_round and s.phase != "remix" or s.phase == "remix"
+            filled = s.phase == "remix" or i <= s.cycle_round
             chip = ColourChip(colour="white" if filled else "grey", text=str(i))
             chip.size = (dp(24), dp(24))
             chip.pos_hint = {"center_y": 0.5}
@@ -133,6 +139,8 @@ class GameScreen(BaseGameScreen):
         row = BoxLayout(size_hint_y=None, height=dp(64), spacing=dp(6))
         choosing = s.phase == "choose"
         balls = s.row if choosing else s.tray
+        if s.phase == "remix" and s.history:  # the round just played, while the mill empties
+            balls = s.history[-1].balls
         asked = {a.slot for a in s.asks}
         for slot in range(BALLS_PER_ROUND):
             colour = balls[slot] if slot < len(balls) else ""
@@ -189,12 +197,17 @@ class GameScreen(BaseGameScreen):
             card.add_widget(chips)
             verdict = self._verdict(s, p, draws)
             tone = {True: colours.OK, False: colours.DANGER}.get(p.fulfilled, colours.TEXT)
-            card.add_widget(_label(verdict, 21, True, colour=tone))
+            card.add_widget(_label(verdict, 21, True, colour=tone, size_hint_y=None, height=dp(30)))
             pen = p.unused_pencils
-            card.add_widget(_label(f"{p.coins} coins  {pen} pencil{'s' if pen != 1 else ''}", 14))
+            coins = f"{p.coins} coin{'s' if p.coins != 1 else ''}"
+            pencils = f"{pen} pencil{'s' if pen != 1 else ''}"
+            sep = "\n" if len(s.players) > 3 else "  "
+            card.add_widget(_label(f"{coins}{sep}{pencils}", 15))
             extra = self._tokens_text(p)
             if extra:
-                card.add_widget(_label(extra, 12, colour=colours.MUTED))
+                card.add_widget(
+                    _label(extra, 12, colour=colours.MUTED, size_hint_y=None, height=dp(16))
+                )
             row.add_widget(card)
         return row
 
@@ -364,6 +377,21 @@ class GameScreen(BaseGameScreen):
             )
         )
         body.add_widget(BoxLayout())
+
+    def table_event(self, event) -> None:
+        """Table events, from any thread (the state is immutable). The camera repeats itself
+        every frame: only readings that change something go on to the log. The chute
+        sensor's readings become this round's tray slots."""
+        if getattr(event, "type_name", "") == SENSED_TYPE:
+            event = self.chute.to_seen(self.state, event.colour, event.confidence)
+            if event is None:
+                return
+        if isinstance(event, BallSeen):
+            # whatever the sensor says, only a person is certain
+            event = replace(event, confidence=min(event.confidence, SENSOR_MAX))
+            if not self.session.game.is_news(self.state, event):
+                return
+        super().table_event(event)
 
     # taps ---------------------------------------------------------------------------------
     def select(self, name: str) -> None:

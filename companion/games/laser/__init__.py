@@ -1,5 +1,25 @@
 """Laser (A-games, 2019): timers, bids, teams, scoring, Impossible! and an exact solver."""
 
+from companion.game import Option
+
 from .rules import GAME, LaserGame, LaserState
 
-__all__ = ["GAME", "LaserGame", "LaserState"]
+OPTIONS = (
+    Option(
+        "mode",
+        "Mode",
+        ("auto", "team", "competitive"),
+        "auto",
+        "Team mode (3-10 players: bids, teammates, grey floors) or competitive mode "
+        "(lowest bid demonstrates, patterned floors, first to 15). Auto: team from 3 players.",
+    ),
+    Option(
+        "cards",
+        "Prism cards",
+        (2, 3, 4),
+        2,
+        "How many prism cards each round; 3 or more is the rulebook's harder game.",
+    ),
+)
+
+__all__ = ["GAME", "OPTIONS", "LaserGame", "LaserState"]

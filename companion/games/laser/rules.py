@@ -85,6 +85,7 @@ class LaserState:
     last_board: tuple | None = None
     last_cards: tuple[tuple[str, str | None], ...] = ()
     last_bid: int | None = None
+    ask_threshold: float = CARD_CONFIDENCE  # camera readings below this ask a person
 
 
 def _players_check(config: GameConfig, mode: str) -> None:
@@ -106,7 +107,9 @@ class LaserGame(GameBase):
     # set-up ---------------------------------------------------------------------------
     def initial_state(self, config: GameConfig) -> LaserState:
         opts = dict(config.options)
-        mode = opts.get("mode", TEAM if len(config.players) >= 3 else COMPETITIVE)
+        mode = opts.get("mode", "auto")
+        if mode == "auto":
+            mode = TEAM if len(config.players) >= 3 else COMPETITIVE
         if mode not in MODES:
             raise UsageError(f"mode must be 'team' or 'competitive', not {mode!r}")
         _players_check(config, mode)
@@ -114,6 +117,9 @@ class LaserGame(GameBase):
         if not isinstance(n_cards, int) or isinstance(n_cards, bool) or not 2 <= n_cards <= 6:
             raise UsageError("cards must be a whole number 2-6 (3+ is the harder game)")
         learning = bool(opts.get("learning", False))
+        threshold = opts.get("ask_threshold", CARD_CONFIDENCE)
+        if not isinstance(threshold, (int, float)) or not 0 <= threshold <= 1:
+            raise UsageError("ask_threshold must be a number 0-1")
         first = opts.get("first", 0)
         if isinstance(first, str):
             if first not in config.players:
@@ -131,6 +137,7 @@ class LaserGame(GameBase):
             penalties=(0,) * n,
             active=int(first) % n,
             bids=(None,) * n,
+            ask_threshold=float(threshold),
         )
 
     # reading --------------------------------------------------------------------------
@@ -209,14 +216,35 @@ class LaserGame(GameBase):
                 for b in range(TEAM_BID_MIN, TEAM_BID_MAX + 1)
             ]
         if ph in ("thinking", "bidding", "challenge"):
-            top = state.best[1] - 1 if (state.best and ph == "bidding") else 20
-            out += [BidPlaced(p, b) for p in state.players for b in range(1, top + 1)]
+            lo, hi = (
+                (TEAM_BID_MIN, TEAM_BID_MAX)
+                if (ph == "challenge" and state.mode == TEAM)
+                else (1, 20)
+            )
+            if state.best is not None and ph != "thinking":
+                hi = min(hi, state.best[1] - 1)
+            out += [
+                BidPlaced(p, b)
+                for i, p in enumerate(state.players)
+                if not (ph == "challenge" and i == state.claimer)
+                for b in range(lo, hi + 1)
+            ]
         if ph == "thinking":
             out.append(ButtonPressed("bid"))
+        if ph == "challenge" and state.claimer is None:
+            out += [
+                ClaimerNamed(p)
+                for i, p in enumerate(state.players)
+                if not (state.best and state.best[0] == i)
+            ]
         if ph == "choosing":
             out += [TeammateChosen(state.players[i]) for i in state.candidates]
         if ph in ("mixing", "verdict", "demonstration", "proof", "proof-verdict"):
-            out += [RoundResult(True), RoundResult(False)]
+            if state.mode == COMPETITIVE and ph in ("demonstration", "verdict"):
+                out += [RoundResult(True, n) for n in range(1, 17)]
+            else:
+                out.append(RoundResult(True))
+            out.append(RoundResult(False))
         if ph == "who":
             out += [ClaimerNamed(p) for p in state.players]
         return tuple(out)
@@ -272,7 +300,7 @@ class LaserGame(GameBase):
         if not (zone.startswith("centre") or zone.startswith("center")):
             raise IllegalMove(f"Laser reads cards in the centre, not in {ev.zone!r}")
         floor = zone.split(":", 1)[1] if ":" in zone else None
-        if ev.confidence < CARD_CONFIDENCE:
+        if ev.confidence < state.ask_threshold:
             return state, [
                 AskHuman(f"Is this prism card {ev.colour}? Tap the right colour.", COLOURS)
             ]
@@ -517,9 +545,7 @@ class LaserGame(GameBase):
         proposal = None
         pos = self.position(state)
         if pos is not None:
-            from .solver import max_removed_for
-
-            proposal = max_removed_for(pos, bid)
+            proposal = propose_removed(pos, bid)
         new = self._timed(state, "demonstration", proposal=proposal)
         name = state.players[seat]
         cues = cues + [self._started(new, seat), Announce(f"{name}: show it in {bid} steps!")]
@@ -618,6 +644,22 @@ class LaserGame(GameBase):
                 Announce("Refill the colour cards, then reveal new prism cards."),
             ]
         return new, cues
+
+
+PROPOSAL_SLACK = 3  # bids this far above the optimum still get a proposal (time grows fast)
+
+
+def propose_removed(pos: Position, bid: int) -> int | None:
+    """The most figures a solution of exactly `bid` steps removes, when the solver can say
+    quickly: at the optimum (one A* search) or up to PROPOSAL_SLACK above it."""
+    from .solver import max_removed_for, solve
+
+    sol = solve(pos, totals=False)
+    if sol.min_cost is None or bid < sol.min_cost or bid > sol.min_cost + PROPOSAL_SLACK:
+        return None
+    if bid == sol.min_cost:
+        return sol.max_removed
+    return max_removed_for(pos, bid)
 
 
 def _take_x(players, seat: int, scores: list[int], xs: list[int], pens: list[int]) -> list[Cue]:

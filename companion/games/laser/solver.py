@@ -7,15 +7,19 @@ completed when a placed figure matches it (colour, and floor in competitive mode
 cat, once a round and only onto a matching figure, removes one. The cat pays 2 MP a tile in
 team mode, 1 in competitive mode.
 
-"No unneeded moves": a product must either complete a card or take part in a later mix. The
-search carries that as an obligation mask (tiles holding products still owed a use), so the
-move lists it returns, and the exact totals it reports, are all legal at the table.
+"No unneeded moves": a mixed figure must either complete a card or be used in the very next
+mix ("straight away", the rulebook's words; `straight_away=False` lets it wait for any later
+mix). The search carries this as a mask of tiles holding a product still owed a use, so the
+move lists it returns and the exact totals it reports are all legal at the table. With the
+rule, a solution is a sequence of chains, each ending in a completed card.
 
-The search is A* with an admissible bound (each open card needs its own completing move, of
-cost at least the parents' distance or 2 if a parent must be made first; the cat covers at
-most one card; every owed product needs at least its colour-circle distance to an open card
-in further moves). Exact totals and removed-figure counts come from a memoised depth-first
-profile of every completion cost within a budget, pruned by the same bound.
+The optimum comes from A* with a cheap admissible bound: every open card needs its own
+completing move, costing at least the distance between two parent figures, or the cheapest
+two-mix chain, or 3 for longer chains (1 when another open card is one of its parents); the
+cat covers at most one card at its own price; a product owed a use needs its distance to a
+partner plus its colour-circle distance to an open card. Exact totals and removed-figure
+counts come from a memoised depth-first profile of every completion cost within a budget,
+pruned by the same bound.
 """
 
 from __future__ import annotations
@@ -131,8 +135,9 @@ State = tuple
 
 
 class _Search:
-    def __init__(self, pos: Position) -> None:
+    def __init__(self, pos: Position, straight_away: bool = True) -> None:
         self.pos = pos
+        self.straight_away = straight_away
         self.catk = pos.cat_cost
         kinds = sorted(set(pos.cards), key=lambda c: (c.colour, -1 if c.floor is None else c.floor))
         self.kinds: tuple[Card, ...] = tuple(kinds)
@@ -143,6 +148,9 @@ class _Search:
             [floors is None or k.floor is None or floors[t] == k.floor for t in range(TILES)]
             for k in self.kinds
         ]
+        self.kcol = [k.colour for k in self.kinds]
+        self.kmask = [sum(1 << t for t in range(TILES) if m[t]) for m in self.match]
+        self.anywhere = [all(m) for m in self.match]
         self.start: State = (
             tuple(-1 if t is None else t for t in pos.tiles),
             tuple(pos.supply),
@@ -163,21 +171,23 @@ class _Search:
     def is_goal(s: State) -> bool:
         return not s[3] and not s[4]
 
-    def successors(self, s: State, long_way: bool) -> Iterable[tuple[Move, int, State]]:
+    def successors(self, s: State, long_way: bool) -> Iterable[tuple[tuple, int, State]]:
+        """(step, cost, next state) for every legal move; a step is the light tuple
+        (kind, src, dst, steps, clockwise, completed card kind or -1), see make_move."""
         tiles, supply, cat, open_, owed = s
         kinds, match = self.kinds, self.match
         occupied = [t for t in range(TILES) if tiles[t] >= 0]
+        # straight away: a product owed a use must take part in the very next mix
+        must = owed.bit_length() - 1 if (owed and self.straight_away) else -1
+        half = TILES // 2
         for src in occupied:
             a = tiles[src]
-            partners = _PARTNERS[a]
+            mix_a = _MIX[a]
             for dst in occupied:
-                b = tiles[dst]
-                if b not in partners:
-                    continue
-                p = _MIX[a][b]
-                if not supply[p]:
-                    continue  # nothing is placed: such a mix can serve no card
-                done = None
+                p = mix_a[tiles[dst]]
+                if p is None or not supply[p] or (must >= 0 and must != src and must != dst):
+                    continue  # no mix, or nothing placed (serves no card), or not straight away
+                done = -1
                 for k in open_:
                     if kinds[k].colour == p and match[k][dst]:
                         done = k
@@ -188,68 +198,47 @@ class _Search:
                 new_supply = list(supply)
                 new_supply[p] -= 1
                 new_owed = owed & ~((1 << src) | (1 << dst))
-                if done is None:
+                if done < 0:
                     new_owed |= 1 << dst
                     new_open = open_
                 else:
                     i = open_.index(done)
                     new_open = open_[:i] + open_[i + 1 :]
                 ns = (tuple(new_tiles), tuple(new_supply), cat, new_open, new_owed)
-                card = kinds[done] if done is not None else None
                 short = _DIST[src][dst]
-                cw_short = (dst - src) % TILES == short
-                yield (Move("mix", src, dst, short, cw_short, short, a, b, p, card), short, ns)
-                if long_way and short != TILES // 2:
-                    steps = TILES - short
-                    yield (
-                        Move("mix", src, dst, steps, not cw_short, steps, a, b, p, card),
-                        steps,
-                        ns,
-                    )
-        if cat >= 0:
-            seen = set()
-            for k in open_:
-                if k in seen:
+                cw = (dst - src) % TILES == short
+                yield ("mix", src, dst, short, cw, done), short, ns
+                if long_way and short != half:
+                    yield ("mix", src, dst, TILES - short, not cw, done), TILES - short, ns
+        if cat >= 0 and must < 0:
+            catk = self.catk
+            for i, k in enumerate(open_):
+                if i and open_[i - 1] == k:
                     continue
-                seen.add(k)
                 x = kinds[k].colour
+                mk = match[k]
+                rest = open_[:i] + open_[i + 1 :]
                 for t in occupied:
-                    if tiles[t] != x or not match[k][t]:
+                    if tiles[t] != x or not mk[t]:
                         continue
                     new_tiles = list(tiles)
                     new_tiles[t] = -1
-                    i = open_.index(k)
-                    ns = (
-                        tuple(new_tiles),
-                        supply,
-                        -1,
-                        open_[:i] + open_[i + 1 :],
-                        owed & ~(1 << t),
-                    )
+                    ns = (tuple(new_tiles), supply, -1, rest, owed & ~(1 << t))
                     short = _DIST[cat][t]
-                    cw_short = (t - cat) % TILES == short
-                    cost = short * self.catk
-                    yield (
-                        Move("cat", cat, t, short, cw_short, cost, x, completes=kinds[k]),
-                        cost,
-                        ns,
-                    )
-                    if long_way and short != TILES // 2:
-                        steps = TILES - short
-                        yield (
-                            Move(
-                                "cat",
-                                cat,
-                                t,
-                                steps,
-                                not cw_short,
-                                steps * self.catk,
-                                x,
-                                completes=kinds[k],
-                            ),
-                            steps * self.catk,
-                            ns,
-                        )
+                    cw = (t - cat) % TILES == short
+                    yield ("cat", cat, t, short, cw, k), short * catk, ns
+                    if long_way and short != half:
+                        yield ("cat", cat, t, TILES - short, not cw, k), (TILES - short) * catk, ns
+
+    def make_move(self, s: State, step: tuple) -> Move:
+        """The full Move for a light step taken from state `s`."""
+        kind, src, dst, steps, cw, done = step
+        card = self.kinds[done] if done >= 0 else None
+        tiles = s[0]
+        if kind == "cat":
+            return Move("cat", src, dst, steps, cw, steps * self.catk, tiles[dst], completes=card)
+        a, b = tiles[src], tiles[dst]
+        return Move("mix", src, dst, steps, cw, steps, a, b, _MIX[a][b], card)
 
     # the admissible bound ------------------------------------------------------------
     def h(self, s: State) -> int:
@@ -263,58 +252,128 @@ class _Search:
         if not open_:
             return 0 if not owed else INF
         at: list[list[int]] = [[], [], [], [], [], []]
+        occ = 0
         for t in range(TILES):
             c = tiles[t]
             if c >= 0:
                 at[c].append(t)
+                occ |= 1 << t
         # colours that could ever be on the board (ignoring counts and distances)
-        have = [bool(at[c]) for c in range(6)]
-        grew = True
-        while grew:
-            grew = False
-            for c in range(6):
-                if not have[c] and supply[c] and have[(c - 1) % 6] and have[(c + 1) % 6]:
-                    have[c] = grew = True
-        kinds, match, floors = self.kinds, self.match, self.floors
-        open_colours = {kinds[k].colour for k in open_}
+        have = [bool(at[0]), bool(at[1]), bool(at[2]), bool(at[3]), bool(at[4]), bool(at[5])]
+        if not all(have):
+            grew = True
+            while grew:
+                grew = False
+                for c in range(6):
+                    if not have[c] and supply[c] and have[(c - 1) % 6] and have[(c + 1) % 6]:
+                        have[c] = grew = True
+        match, kcol, kmask, anywhere = self.match, self.kcol, self.kmask, self.anywhere
+        open_colours = {kcol[k] for k in open_}
+        dist = _DIST
+        catk = self.catk
         total, saving = 0, 0
+        last = len(open_) - 1
         for i, k in enumerate(open_):
-            card = kinds[k]
-            x = card.colour
-            pa, pb = parents(x)
-            if supply[x] and have[pa] and have[pb]:
+            x = kcol[k]
+            pa, pb = (x - 1) % 6, (x + 1) % 6
+            if supply[x] and have[pa] and have[pb] and occ & kmask[k]:
                 direct = INF
+                mk = match[k]
+                free = anywhere[k]
                 for a in at[pa]:
+                    da = dist[a]
                     for b in at[pb]:
-                        d = _DIST[a][b]
-                        if d < direct and (floors is None or match[k][a] or match[k][b]):
+                        d = da[b]
+                        if d < direct and (free or mk[a] or mk[b]):
                             direct = d
-                shared = pa in open_colours or pb in open_colours
-                m = 1 if (direct == 1 or shared) else min(direct, 2)
+                if direct <= 2:
+                    m = direct
+                else:
+                    m = min(direct, self._two_mixes(at, supply, k, pa, pb), 3)
+                if m > 1 and (pa in open_colours or pb in open_colours):
+                    m = min(m, self._via_card(s, at, occ, k, pa, pb, open_colours))
             else:
                 m = INF
-            c = INF
             if cat >= 0:
+                c = INF
+                mk = match[k]
+                dc = dist[cat]
                 for t in at[x]:
-                    if match[k][t]:
-                        c = min(c, _DIST[cat][t] * self.catk)
-                twin = (i > 0 and open_[i - 1] == k) or (i + 1 < len(open_) and open_[i + 1] == k)
-                if twin and supply[x]:
-                    c = min(c, self.catk)
+                    if mk[t] and dc[t] * catk < c:
+                        c = dc[t] * catk
+                if supply[x] and (
+                    (i > 0 and open_[i - 1] == k) or (i < last and open_[i + 1] == k)
+                ):
+                    c = min(c, catk)  # the cat may take the twin card's placed figure
+                if m - c > saving:
+                    saving = m - c
             total += m
-            if m - c > saving:
-                saving = m - c
         bound = total - saving
         if bound >= INF:
             return INF
         while owed:
             low = owed & -owed
             owed ^= low
-            p = tiles[low.bit_length() - 1]
+            head = low.bit_length() - 1
+            p = tiles[head]
             need = min(_NEED[p][x] for x in open_colours)
-            if need > bound:
-                bound = need
-        return bound
+            # straight away: the head's next mix costs at least the way to its nearest
+            # partner (a partner mixed later could be closer when products may wait)
+            step = 1
+            if self.straight_away:
+                step = INF
+                dh = dist[head]
+                for q in _PARTNERS[p]:
+                    if supply[_MIX[p][q]]:
+                        for u in at[q]:
+                            if dh[u] < step:
+                                step = dh[u]
+            if step + need - 1 > bound:
+                bound = step + need - 1
+        return bound if bound < INF else INF
+
+    def _via_card(self, s: State, at, occ: int, k: int, pa: int, pb: int, open_colours) -> int:
+        """Bound for completing card k with another open card's figure as one parent: that
+        figure will stand on an occupied tile with its card's floor; the other parent comes
+        from a figure there now, or is made first (one more move)."""
+        mk, free = self.match[k], self.anywhere[k]
+        best = INF
+        for j in set(s[3]):
+            sc = self.kcol[j]
+            if j == k or sc not in (pa, pb):
+                continue
+            q = pb if sc == pa else pa
+            if q in open_colours:
+                return 1
+            best = min(best, 2)
+            spots = [t for t in range(TILES) if occ >> t & 1 and self.match[j][t]]
+            for t in spots:
+                dt = _DIST[t]
+                for u in at[q]:
+                    if u != t and dt[u] < best and (free or mk[t] or mk[u]):
+                        best = dt[u]
+        return best
+
+    def _two_mixes(self, at, supply, k: int, pa: int, pb: int) -> int:
+        """Cheapest two-mix chain placing card k's colour (figures may be reused): the first
+        mix makes one parent, the other parent meets it on a tile with the card's floor."""
+        mk = self.match[k]
+        best = INF
+        for h, o in ((pa, pb), (pb, pa)):
+            if not supply[h] or not at[o]:
+                continue
+            h1, h2 = parents(h)
+            for th in at[h1] + at[h2]:
+                other = h2 if th in at[h1] else h1
+                d1 = min((_DIST[i][th] for i in at[other]), default=INF)
+                if d1 + 1 >= best:
+                    continue
+                for u in at[o]:
+                    if u != th and (mk[th] or mk[u]):
+                        v = d1 + _DIST[u][th]
+                        if v < best:
+                            best = v
+        return best
 
     # optimum ------------------------------------------------------------------------
     def astar(self, max_cost: int) -> tuple[int | None, list[tuple[Move, State]]]:
@@ -325,13 +384,14 @@ class _Search:
         if h0 > max_cost:
             return None, []
         counter = itertools.count()
-        heap = [(h0, 0, next(counter), start)]
+        heap = [(h0, 0, next(counter), start)]  # (f, -g: deeper first on ties, n, state)
         best = {start: 0}
-        parent: dict[State, tuple[State, Move] | None] = {start: None}
+        parent: dict[State, tuple[State, tuple] | None] = {start: None}
         found: int | None = None
         goals: list[State] = []
         while heap:
             f, g, _, s = heapq.heappop(heap)
+            g = -g
             if found is not None and f > found:
                 break
             if g > best[s]:
@@ -340,7 +400,7 @@ class _Search:
                 found = g if found is None else found
                 goals.append(s)
                 continue
-            for move, cost, ns in self.successors(s, long_way=False):
+            for step, cost, ns in self.successors(s, long_way=False):
                 ng = g + cost
                 if ng > max_cost or ng >= best.get(ns, INF):
                     continue
@@ -348,16 +408,16 @@ class _Search:
                 if ng + hn > max_cost or (found is not None and ng + hn > found):
                     continue
                 best[ns] = ng
-                parent[ns] = (s, move)
-                heapq.heappush(heap, (ng + hn, ng, next(counter), ns))
+                parent[ns] = (s, step)
+                heapq.heappush(heap, (ng + hn, -ng, next(counter), ns))
         if found is None:
             return None, []
         goal = max(goals, key=self.removed)
         path: list[tuple[Move, State]] = []
         s = goal
         while parent[s] is not None:
-            prev, move = parent[s]
-            path.append((move, s))
+            prev, step = parent[s]
+            path.append((self.make_move(prev, step), s))
             s = prev
         return found, path[::-1]
 
@@ -392,9 +452,9 @@ class _Search:
             return None
         s, left, moves = self.start, total, []
         while left:
-            for move, cost, ns in self.successors(s, long_way=True):
+            for step, cost, ns in self.successors(s, long_way=True):
                 if cost <= left and self.profile(ns, left - cost).get(left - cost) == want:
-                    moves.append(move)
+                    moves.append(self.make_move(s, step))
                     s, left = ns, left - cost
                     break
             else:  # pragma: no cover - the profile promised a continuation
@@ -419,14 +479,21 @@ class _Search:
 
 
 # public API ------------------------------------------------------------------------------
-def solve(pos: Position, max_cost: int = DEFAULT_MAX_COST, totals: bool | None = None) -> Solution:
-    """Solve a position. `totals` (default: team mode only) adds every exact bid 2-10."""
-    search = _Search(pos)
+def solve(
+    pos: Position,
+    max_cost: int = DEFAULT_MAX_COST,
+    totals: bool | None = None,
+    straight_away: bool = True,
+) -> Solution:
+    """Solve a position. `totals` (default: team mode only) adds every exact bid 2-10.
+    `straight_away` (the rulebook's wording, default): a mixed figure that completes no card
+    must be used in the very next mix; False lets it wait for any later mix."""
+    search = _Search(pos, straight_away)
     cost, path = search.astar(max_cost)
     if totals is None:
         totals = pos.mode == TEAM
     exact: tuple[int, ...] = ()
-    if totals and cost is not None or (totals and search.h(search.start) < INF):
+    if totals and search.h(search.start) < INF:
         prof = search.profile(search.start, TEAM_BIDS[-1])
         exact = tuple(sorted(t for t in prof if t in TEAM_BIDS))
     if cost is None:
@@ -437,32 +504,35 @@ def solve(pos: Position, max_cost: int = DEFAULT_MAX_COST, totals: bool | None =
     return Solution(cost, moves, removed, removed, False, exact)
 
 
-def exact_profile(pos: Position, budget: int) -> dict[int, int]:
+def exact_profile(pos: Position, budget: int, straight_away: bool = True) -> dict[int, int]:
     """{exact cost: most figures removed at that cost} for every cost <= budget."""
-    search = _Search(pos)
+    search = _Search(pos, straight_away)
     return dict(sorted(search.profile(search.start, budget).items()))
 
 
-def max_removed_for(pos: Position, cost: int) -> int | None:
+def max_removed_for(pos: Position, cost: int, straight_away: bool = True) -> int | None:
     """Most figures a solution costing exactly `cost` removes, or None if none costs that."""
-    search = _Search(pos)
+    search = _Search(pos, straight_away)
     return search.profile(search.start, cost).get(cost)
 
 
-def solution_for(pos: Position, cost: int) -> list[Move] | None:
+def solution_for(pos: Position, cost: int, straight_away: bool = True) -> list[Move] | None:
     """A legal move list costing exactly `cost` (most figures removed), or None."""
-    return _Search(pos).path_for(cost)
+    return _Search(pos, straight_away).path_for(cost)
 
 
-def replay(pos: Position, moves: Sequence[Move | dict]) -> tuple[int, int]:
+def replay(
+    pos: Position, moves: Sequence[Move | dict], straight_away: bool = True
+) -> tuple[int, int]:
     """Play a move list on `pos` by the rules; return (cost, figures removed).
     Raises IllegalMove naming the first move that breaks a rule or leaves a card open."""
-    search = _Search(pos)
+    search = _Search(pos, straight_away)
     s = search.start
     cost = 0
     for n, raw in enumerate(moves, 1):
         mv = _as_move(raw)
-        for cand, c, ns in search.successors(s, long_way=True):
+        for step, c, ns in search.successors(s, long_way=True):
+            cand = search.make_move(s, step)
             same_way = cand.clockwise == mv.clockwise or mv.steps == TILES // 2
             if (cand.kind, cand.src, cand.dst, cand.steps) == (
                 mv.kind,
@@ -473,6 +543,13 @@ def replay(pos: Position, moves: Sequence[Move | dict]) -> tuple[int, int]:
                 s, cost = ns, cost + c
                 break
         else:
+            owed = s[4]
+            if owed and search.straight_away:
+                tile = owed.bit_length() - 1
+                raise IllegalMove(
+                    f"move {n} ({mv.kind} {mv.src}->{mv.dst}) leaves the {COLOURS[s[0][tile]]} "
+                    f"mixed on tile {tile} unused; it must be used straight away"
+                )
             raise IllegalMove(f"move {n} ({mv.kind} {mv.src}->{mv.dst}) is not allowed here")
     if s[3]:
         open_cards = ", ".join(search.kinds[k].label() for k in s[3])

@@ -1,0 +1,192 @@
+"""A touch editor for the Laser board: tap tiles to set figures, the cat or floors, and the
+colour cards' spare figures. Feeds the referee view and the removed-figure proposal."""
+
+from __future__ import annotations
+
+import math
+
+from kivy.core.text import Label as CoreLabel
+from kivy.graphics import Color, Ellipse, Line, Rectangle
+from kivy.metrics import dp
+from kivy.properties import StringProperty
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.gridlayout import GridLayout
+from kivy.uix.label import Label
+from kivy.uix.widget import Widget
+
+from companion.ui import colours
+from companion.ui.widgets import BigButton, ColourButton
+
+from .board import CARD_CAPACITY, COLOURS, COMPETITIVE, FLOORS, TILES
+
+FLOOR_TINT = {
+    "wood": (0.55, 0.38, 0.22, 1),
+    "carpet": (0.45, 0.30, 0.55, 1),
+    "ceramic": (0.75, 0.78, 0.80, 1),
+}
+FLOOR_LETTER = {"wood": "w", "carpet": "c", "ceramic": "e"}
+
+
+def _texture(text: str, size: float, colour=(1, 1, 1, 1)):
+    label = CoreLabel(text=text, font_size=size, bold=True, color=colour)
+    label.refresh()
+    return label.texture
+
+
+class BoardCircle(Widget):
+    """The 12 tiles clockwise from the top; tap one to change it."""
+
+    def __init__(self, editor: BoardEditor, **kw):
+        super().__init__(**kw)
+        self.editor = editor
+        self.bind(pos=self.redraw, size=self.redraw)
+
+    def centres(self):
+        r_tile = self.tile_radius()
+        ring = min(self.width, self.height) / 2 - r_tile - dp(2)
+        cx, cy = self.center
+        for i in range(TILES):
+            a = math.pi / 2 - 2 * math.pi * i / TILES  # 0 at the top, clockwise
+            yield i, cx + ring * math.cos(a), cy + ring * math.sin(a)
+
+    def tile_radius(self) -> float:
+        return max(dp(25), min(self.width, self.height) / 9)
+
+    def on_touch_down(self, touch):
+        if not self.collide_point(*touch.pos):
+            return super().on_touch_down(touch)
+        r = self.tile_radius()
+        for i, x, y in self.centres():
+            if (touch.x - x) ** 2 + (touch.y - y) ** 2 <= r * r:
+                self.editor.tap_tile(i)
+                return True
+        return super().on_touch_down(touch)
+
+    def redraw(self, *_):
+        ed = self.editor
+        self.canvas.clear()
+        r = self.tile_radius()
+        with self.canvas:
+            for i, x, y in self.centres():
+                floor = ed.floors[i] if ed.mode == COMPETITIVE else None
+                Color(*(FLOOR_TINT[floor] if floor else (0.3, 0.32, 0.38, 1)))
+                Ellipse(pos=(x - r, y - r), size=(2 * r, 2 * r))
+                fig = ed.tiles[i]
+                if fig is not None:
+                    Color(*colours.rgba(fig))
+                    Ellipse(pos=(x - r * 0.72, y - r * 0.72), size=(1.44 * r, 1.44 * r))
+                    tex = _texture(colours.label(fig), r * 0.8, colours.text_on(fig))
+                elif i == ed.cat:
+                    tex = _texture("cat", r * 0.6)
+                else:
+                    tex = _texture(str(i), r * 0.5, colours.MUTED)
+                Color(1, 1, 1, 1)
+                Rectangle(texture=tex, pos=(x - tex.width / 2, y - tex.height / 2), size=tex.size)
+                if floor:
+                    ft = _texture(FLOOR_LETTER[floor], r * 0.45)
+                    Rectangle(texture=ft, pos=(x + r * 0.45, y - r), size=ft.size)
+                if i == ed.cat:
+                    Color(1, 1, 1, 1)
+                    Line(circle=(x, y, r), width=dp(2.5))
+
+
+class BoardEditor(BoxLayout):
+    """Left: the board circle. Right: what a tap does, and the colour cards' spares."""
+
+    tool = StringProperty("figure")  # figure | cat | floor
+
+    def __init__(self, mode: str, board=None, **kw):
+        super().__init__(spacing=dp(6), **kw)
+        self.mode = mode
+        if board is not None:
+            tiles, floors, cat, supply = board
+            self.tiles = list(tiles)
+            self.floors = list(floors) if floors else [FLOORS[i // 4] for i in range(TILES)]
+            self.cat = cat
+            self.supply = list(supply)
+        else:
+            self.tiles = [None] * TILES
+            self.floors = [FLOORS[i % 3] for i in range(TILES)]
+            self.cat = 0
+            self.supply = [CARD_CAPACITY] * 6
+        self.brush = COLOURS[0]
+        self.circle = BoardCircle(self)
+        self.add_widget(self.circle)
+        self.side = BoxLayout(orientation="vertical", spacing=dp(3), size_hint_x=0.62)
+        self.add_widget(self.side)
+        self._side()
+
+    def board(self):
+        floors = tuple(self.floors) if self.mode == COMPETITIVE else None
+        return tuple(self.tiles), floors, self.cat, tuple(self.supply)
+
+    def tap_tile(self, i: int) -> None:
+        if self.tool == "cat":
+            if self.tiles[i] is None:
+                self.cat = i
+        elif self.tool == "floor":
+            self.floors[i] = FLOORS[(FLOORS.index(self.floors[i]) + 1) % len(FLOORS)]
+        elif i != self.cat:
+            # tap once: the brush colour; tap again: empty
+            self.tiles[i] = None if self.tiles[i] == self.brush else self.brush
+        self.circle.redraw()
+
+    def _side(self) -> None:
+        side = self.side
+        side.clear_widgets()
+        tools = BoxLayout(size_hint_y=None, height=dp(50), spacing=dp(3))
+        names = [("figure", "Figures"), ("cat", "Cat")]
+        if self.mode == COMPETITIVE:
+            names.append(("floor", "Floors"))
+        for key, text in names:
+            tools.add_widget(
+                BigButton(
+                    text=text,
+                    font_size="17sp",
+                    tint=colours.ACCENT if self.tool == key else colours.BUTTON,
+                    on_release=lambda _b, k=key: self._set_tool(k),
+                )
+            )
+        side.add_widget(tools)
+        brush = GridLayout(cols=3, size_hint_y=None, height=dp(100), spacing=dp(3))
+        for c in COLOURS:
+            brush.add_widget(
+                ColourButton(
+                    colour=c,
+                    selected=c == self.brush,
+                    on_release=lambda _b, c=c: self._set_brush(c),
+                )
+            )
+        side.add_widget(brush)
+        note = Label(
+            text="Spare figures on the colour cards:",
+            font_size="14sp",
+            color=colours.MUTED,
+            size_hint_y=None,
+            height=dp(22),
+        )
+        side.add_widget(note)
+        spares = GridLayout(cols=3, spacing=dp(3))
+        for i, c in enumerate(COLOURS):
+            spares.add_widget(
+                BigButton(
+                    tint=colours.rgba(c),
+                    color=colours.text_on(c),
+                    bold=True,
+                    text=f"{colours.label(c)} {self.supply[i]}",
+                    on_release=lambda _b, i=i: self._cycle_supply(i),
+                )
+            )
+        side.add_widget(spares)
+
+    def _set_tool(self, tool: str) -> None:
+        self.tool = tool
+        self._side()
+
+    def _set_brush(self, colour: str) -> None:
+        self.brush, self.tool = colour, "figure"
+        self._side()
+
+    def _cycle_supply(self, i: int) -> None:
+        self.supply[i] = (self.supply[i] - 1) % (CARD_CAPACITY + 1)
+        self._side()

@@ -1,0 +1,89 @@
+"""`companion solve laser`: JSON in, JSON out, one-line errors with exit code 2."""
+
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from companion.cli import main
+
+from .test_solver import COMP_EXAMPLE, TEAM_EXAMPLE
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def run(monkeypatch, capsys):
+    """The real CLI entry point in-process: stdin in, (exit code, stdout, stderr) out."""
+
+    def go(payload, *args):
+        text = payload if isinstance(payload, str) else json.dumps(payload)
+        monkeypatch.setattr(sys, "stdin", io.StringIO(text))
+        code = main(["solve", "laser", *args])
+        out = capsys.readouterr()
+        return SimpleNamespace(returncode=code, stdout=out.out, stderr=out.err)
+
+    return go
+
+
+def test_command_line_end_to_end():
+    out = subprocess.run(
+        [sys.executable, "-m", "companion", "solve", "laser"],
+        input=json.dumps(TEAM_EXAMPLE),
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+    )
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout)["min_cost"] == 3
+
+
+def test_team_example_prints_the_optimum_and_exact_totals(run):
+    out = run(TEAM_EXAMPLE)
+    assert out.returncode == 0, out.stderr
+    doc = json.loads(out.stdout)
+    assert doc["min_cost"] == 3
+    assert sum(m["cost"] for m in doc["moves"]) == 3
+    assert doc["moves"][-1]["completes"] in ("blue", "cyan")
+    assert doc["removed"] == 4 and doc["max_removed"] >= 4
+    assert {3, 7, 8, 10} <= set(doc["exact_totals"]) and 2 not in doc["exact_totals"]
+
+
+def test_competitive_example_and_a_max_cost_too_low(run):
+    doc = json.loads(run(COMP_EXAMPLE).stdout)
+    assert doc["min_cost"] == 3 and doc["exact_totals"] == []
+    doc = json.loads(run({**COMP_EXAMPLE, "max_cost": 2}).stdout)
+    assert doc["min_cost"] is None and doc["moves"] == [] and doc["impossible"] is False
+
+
+def test_impossible_card_is_reported(run):
+    data = {**TEAM_EXAMPLE, "cards": [{"colour": "cyan"}, {"colour": "blue"}]}
+    data["supply"] = {**TEAM_EXAMPLE["supply"], "cyan": 0, "blue": 0}
+    data["tiles"] = [None if t in ("cyan", "blue") else t for t in TEAM_EXAMPLE["tiles"]]
+    doc = json.loads(run(data).stdout)
+    assert doc["min_cost"] is None and doc["impossible"] is True
+
+
+@pytest.mark.parametrize(
+    "payload, message",
+    [
+        ("not json", "not valid JSON"),
+        ("", "no position"),
+        ({**TEAM_EXAMPLE, "tiles": [["red", "blue"]] + [None] * 11}, "one colour name"),
+        ({**TEAM_EXAMPLE, "tiles": ["red"] + [None] * 11}, "under the cat"),
+        ({**TEAM_EXAMPLE, "cards": [{"colour": "purple"}]}, "unknown card colour"),
+        ({**TEAM_EXAMPLE, "tiles": [None] + ["red"] * 5 + [None] * 6}, "red figures in play"),
+        ({**TEAM_EXAMPLE, "tiles": [None] * 11}, "12 tiles"),
+        ({**TEAM_EXAMPLE, "max_cost": "lots"}, "max_cost"),
+    ],
+)
+def test_malformed_input_is_one_line_and_exit_2(run, payload, message):
+    out = run(payload)
+    assert out.returncode == 2
+    assert message in out.stderr and out.stderr.count("\n") == 1
+    assert out.stdout == ""

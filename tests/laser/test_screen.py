@@ -1,0 +1,199 @@
+"""The Laser screen used as a person would, with screenshots at 800x480.
+
+COMPANION_WRITE_DOCS=1 also writes the screenshots to docs/img/laser-*.png.
+"""
+
+import os
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("kivy")
+
+from companion.clock import FakeClock  # noqa: E402
+from companion.game import GameConfig  # noqa: E402
+from companion.games.laser import GAME  # noqa: E402
+from companion.games.laser.events import BidPlaced, BoardEntered, CardRevealed  # noqa: E402
+from companion.session import Session  # noqa: E402
+from companion.ui.context import AppContext  # noqa: E402
+from companion.ui.render import render_to_png  # noqa: E402
+from companion.ui.widgets import MIN_TOUCH, BigButton  # noqa: E402
+
+from .test_solver import COMP_EXAMPLE, TEAM_EXAMPLE  # noqa: E402
+
+pytestmark = pytest.mark.ui
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "img"
+TEAM4 = ("Peter", "Suzie", "Tommy", "Kitti")
+
+
+def make_screen(data_dir, players=TEAM4, **options):
+    from companion.games.laser.screen import GameScreen
+
+    ctx = AppContext.open(data_dir)
+    clock = FakeClock()
+    session = Session.start(GAME, ctx.log, GameConfig(players, options), clock=clock)
+    return GameScreen(ctx=ctx, session=session), session, clock
+
+
+def shoot(screen, tmp_path, name):
+    path = render_to_png(screen, tmp_path / f"{name}.png")
+    import cv2
+
+    img = cv2.imread(str(path))
+    assert img.shape[:2] == (480, 800)
+    assert img.std() > 20  # something is drawn, not a blank frame
+    if os.environ.get("COMPANION_WRITE_DOCS"):
+        DOCS.mkdir(parents=True, exist_ok=True)
+        (DOCS / f"laser-{name}.png").write_bytes(path.read_bytes())
+    return img
+
+
+def buttons(screen, text=None):
+    return [
+        b
+        for b in screen.body.walk()
+        if isinstance(b, BigButton) and (text is None or b.text == text)
+    ]
+
+
+def tap(screen, text):
+    found = [b for b in buttons(screen, text) if not b.disabled]
+    assert found, f"no enabled button {text!r}"
+    found[0].dispatch("on_release")
+
+
+def assert_touchable(screen):
+    for b in screen.body.walk():
+        if isinstance(b, BigButton) and b.opacity and not b.disabled and b.get_root_window():
+            assert b.width >= MIN_TOUCH - 1 and b.height >= MIN_TOUCH - 1, (b.text, b.size)
+
+
+def board_of(example):
+    sup = example["supply"]
+    return BoardEntered(
+        tuple(example["tiles"]),
+        example["cat"],
+        tuple(sup.get(c, 0) for c in ("red", "yellow", "green", "cyan", "blue", "magenta")),
+        tuple(example["floors"]) if "floors" in example else None,
+    )
+
+
+def test_team_round_by_taps_with_the_bid_screen(data_dir, tmp_path):
+    screen, session, clock = make_screen(data_dir)
+    shoot(screen, tmp_path, "reveal")
+    tap(screen, "C")  # colour buttons carry their letter
+    tap(screen, "B")
+    assert session.state.phase == "planning"
+    tap(screen, "Everyone ready")
+    assert session.state.phase == "bids"
+    # Suzie 10, Tommy 3, Kitti 8 entered, Peter still to bid
+    for p, b in (("Suzie", 10), ("Tommy", 3), ("Kitti", 8)):
+        session.submit(BidPlaced(p, b))
+    screen.refresh()
+    img = shoot(screen, tmp_path, "team-bids")
+    assert_touchable(screen)
+    rows = [b for b in buttons(screen) if b.text in {str(n) for n in range(2, 11)}]
+    assert len(rows) == 4 * 9  # one 2-10 row per player
+    peter_seven = [b for b in rows if b.text == "7"][0]
+    peter_seven.dispatch("on_release")
+    assert session.state.phase == "mixing" and session.state.mate == 3
+    assert img.mean() > 5
+    tap(screen, "Done in time")
+    assert GAME.scores(session.state) == {"Peter": 7, "Suzie": 0, "Tommy": 0, "Kitti": 7}
+
+
+def test_competitive_clock_screen(data_dir, tmp_path):
+    screen, session, clock = make_screen(data_dir, ("Peter", "Tommy", "Suzie"), mode="competitive")
+    tap(screen, "Y")
+    assert not buttons(screen, "Wood")[0].disabled
+    tap(screen, "Wood")
+    tap(screen, "G")
+    tap(screen, "Carpet")
+    assert session.state.cards == (("yellow", "wood"), ("green", "carpet"))
+    tap(screen, "Peter")
+    tap(screen, "6")
+    assert session.state.phase == "bidding"
+    tap(screen, "Tommy")
+    # numbers at or above the lowest bid are disabled
+    assert all(b.disabled for b in buttons(screen) if b.text in ("6", "7", "12"))
+    tap(screen, "4")
+    clock.advance(12)
+    session.poll()
+    screen.refresh()
+    screen._update_countdown()
+    shoot(screen, tmp_path, "competitive-clock")
+    assert_touchable(screen)
+    assert screen.ids.countdown.active and 17 < screen.ids.countdown.seconds < 19
+
+
+def test_demonstration_proposes_the_solver_count_and_the_referee_shows_the_optimum(
+    data_dir, tmp_path
+):
+    screen, session, clock = make_screen(data_dir, ("Peter", "Tommy"), mode="competitive")
+    session.submit(CardRevealed("yellow", "wood"))
+    session.submit(CardRevealed("green", "carpet"))
+    session.submit(board_of(COMP_EXAMPLE))
+    session.submit(BidPlaced("Tommy", 4))
+    clock.advance(31)
+    session.poll()
+    screen.refresh()
+    assert session.state.phase == "demonstration" and session.state.proposal == 4
+    shoot(screen, tmp_path, "demonstration")
+    proposed = [b for b in buttons(screen, "4")][0]
+    proposed.dispatch("on_release")
+    assert GAME.scores(session.state)["Tommy"] == 4
+    # next round: the referee panel shows the optimum of the round just played
+    text = screen.referee_text()
+    assert text.startswith("Referee: best 3 MP (bid 4)")
+    assert "takes yellow" in text or "makes green" in text
+    tap(screen, "Referee: last round")
+    assert any(text.splitlines()[0] in getattr(w, "text", "") for w in screen.body.walk())
+    shoot(screen, tmp_path, "referee")
+    tap(screen, "Back")
+    assert buttons(screen, "R")
+
+
+def test_impossible_button_and_naming_the_claimer(data_dir, tmp_path):
+    screen, session, _ = make_screen(data_dir)
+    tap(screen, "C")
+    tap(screen, "B")
+    tap(screen, "Impossible!")
+    assert session.state.phase == "challenge" and session.state.claimer is None
+    tap(screen, "Kitti")
+    assert session.state.claimer == 3
+    shoot(screen, tmp_path, "impossible")
+
+
+def test_board_editor_saves_a_board(data_dir, tmp_path):
+    screen, session, _ = make_screen(data_dir)
+    tap(screen, "Enter board")
+    ed = screen.editor
+    assert ed is not None
+    shoot(screen, tmp_path, "board-editor")
+    for i, colour in enumerate(TEAM_EXAMPLE["tiles"]):
+        if colour:
+            ed.brush = colour
+            ed.tap_tile(i)
+    ed.tap_tile(0)  # the cat's tile stays empty
+    assert ed.tiles[0] is None
+    tap(screen, "Save board")  # three reds on the board and two spare: one too many
+    assert screen.editor is not None and "5 red figures" in screen.banner_text
+    red_spares = [b for b in screen.body.walk() if getattr(b, "text", "") == "R 2"][0]
+    red_spares.dispatch("on_release")
+    yellow_spares = [b for b in screen.body.walk() if getattr(b, "text", "") == "Y 2"][0]
+    yellow_spares.dispatch("on_release")
+    assert ed.supply[:2] == [1, 1]
+    tap(screen, "Save board")
+    assert screen.editor is None
+    assert session.state.board[0] == tuple(TEAM_EXAMPLE["tiles"])
+
+
+def test_bid_screen_scrolls_for_ten_players(data_dir, tmp_path):
+    players = tuple(f"P{i}" for i in range(10))
+    screen, session, _ = make_screen(data_dir, players)
+    tap(screen, "R")
+    tap(screen, "G")
+    tap(screen, "Everyone ready")
+    shoot(screen, tmp_path, "ten-bids")
+    nums = [b for b in buttons(screen) if b.text == "5"]
+    assert len(nums) == 10
