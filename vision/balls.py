@@ -1,11 +1,13 @@
 """Ball reader: which balls arrive in the tray, in which order, and what colour each one is.
 
-Per frame: white balance from the reference patch; difference against the empty tray (scaled
-by the patch's brightness change, so a cloud or a lamp is not a ball); contours with area and
-circularity limits; Hough circles only to split a blob that is too big or not round (two balls
-touching). Detections are tracked; a ball is reported once it has rested in the same place
-with the same colour for `agree` frames, and balls are reported strictly in arrival order.
-With a break-beam, the beam says how many balls came out and the camera says which.
+Per frame: skip it if the white patch is covered; white balance from the patch; difference
+against the empty tray in white-balanced CIELAB (each image balanced by its own patch, so a
+cloud or a lamp is not a ball, and a ball as bright as the tray still differs in hue);
+contours with area, circularity and elongation limits; Hough circles only to split a blob that
+is too big or not round (two balls touching). Each ball is measured with the local white of
+the tray under it. Detections are tracked; a ball is reported once it has rested in the same
+place with the same colour for `agree` frames, and balls are reported strictly in arrival
+order. With a break-beam, the beam says how many balls came out and the camera says which.
 """
 
 from __future__ import annotations
