@@ -353,13 +353,15 @@ def calibrate_table(
 
 
 @functools.lru_cache(maxsize=4)
-def rendered_calibration(seed: int = 0) -> Calibration:
-    """A calibration learnt from rendered balls and cards under every light (for simulation)."""
+def rendered_calibration(seed: int = 0, size: tuple[int, int] = (640, 480)) -> Calibration:
+    """A calibration learnt from rendered balls and cards under every light, for frames of
+    `size` from vision.render (simulation and tests). Cached."""
     from vision.render import rendered_samples, scene_calibration
 
-    samples = rendered_samples(seed)
+    size = (int(size[0]), int(size[1]))
+    samples = rendered_samples(seed, size)
     return calibrate_table(
-        scene_calibration(),
+        scene_calibration(size),
         balls=[(c, lab) for k, c, lab in samples if k == "ball"],
         cards=[(c, lab) for k, c, lab in samples if k == "card"],
     )

@@ -205,3 +205,14 @@ def test_nothing_is_read_while_the_white_patch_is_covered(cal):
     for frame in frames[-4:]:  # the hand goes away
         events += reader.feed(frame)
     assert [(e.colour, e.slot) for e in events] == [("orange", 0), ("pink", 1)]
+
+
+def test_other_frame_sizes_have_their_own_rendered_calibration():
+    small = rendered_calibration(0, (320, 240))
+    assert small.frame_size == (320, 240) and small.tray_roi[2] < 320
+    reader = BallReader(small)
+    events = []
+    for frame in arrival_frames(["purple", "green"], "overcast", 15, (320, 240)):
+        assert frame.shape == (240, 320, 3)
+        events += reader.feed(frame)
+    assert [(e.colour, e.slot) for e in events] == [("purple", 0), ("green", 1)]
