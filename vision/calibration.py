@@ -206,6 +206,12 @@ def save(path: str | Path, cal: Calibration) -> None:
     os.replace(tmp, path)
 
 
+def _copy(src: Path, dst: Path) -> None:
+    tmp = dst.with_name(dst.name + ".tmp")
+    tmp.write_bytes(src.read_bytes())
+    os.replace(tmp, dst)
+
+
 def previous_path(path: Path) -> Path:
     return path.with_name(path.stem + ".previous" + path.suffix)
 
@@ -246,11 +252,13 @@ class CalibrationStore:
         if self.pending is None:
             raise CalibrationError("no new calibration to accept")
         if self.path.exists():
+            # copy, not move: at every moment a valid current file exists (old, then new)
             try:
-                load(self.path)
-                os.replace(self.path, previous_path(self.path))
+                old = load(self.path)
             except CalibrationError:
-                os.replace(self.path, self.path.with_name(self.path.stem + ".damaged.json"))
+                _copy(self.path, self.path.with_name(self.path.stem + ".damaged.json"))
+            else:
+                save(previous_path(self.path), old)
         save(self.path, self.pending)
         self.current, self.pending, self.message = self.pending, None, None
         return self.current
