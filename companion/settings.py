@@ -22,6 +22,8 @@ class Settings:
     mute: bool = False
     show_odds: bool = True  # Color Milk: show the chance of each prediction
     ask_threshold: float = 0.8  # below this classifier confidence, ask a person
+    camera: str = "auto"  # "auto" (Pi camera, else webcam 0), "picamera", a webcam index,
+    # a video file or stream URL, a folder of images, or "off"
 
     def validated(self) -> Settings:
         clamp = lambda v, lo, hi: min(hi, max(lo, v))  # noqa: E731

@@ -5,7 +5,8 @@ A game package `companion.games.<pkg>` exposes:
 - optionally `commands.VERBS`: {"odds": fn(argv) -> int, ...} for `companion <verb> <game>`;
 - optionally `screen.GameScreen`: its Kivy screen (a companion.ui.game_screen.GameScreen);
 - optionally `OPTIONS` (companion.game.Option) shown on the set-up screen, and
-  `prepare_options(log, players, options) -> options` to fill options from history.
+  `prepare_options(log, players, options) -> options` to fill options from history;
+- optionally `READS_BALLS = True` for the camera to read the ball tray during play.
 Packages are imported only when a game is used, so start-up stays fast.
 """
 

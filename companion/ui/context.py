@@ -21,6 +21,10 @@ class AppContext:
     table: Any = None  # hardware.table.Table when present: .cue(cue), .status, .close()
     notices: list[str] = field(default_factory=list)  # one-line messages for the home screen
     listener: Any = None  # where table events go: the game screen in play, if any
+    cue_listener: Any = None  # where camera news goes: the game screen in play, if any
+    camera_source: str | None = None  # None: no camera (tests, screenshots); set by `run`
+    sim_tray: Any = None  # the simulated table's rendered ball tray
+    camera: Any = None  # the CameraLink of the game in play
 
     def table_event(self, event) -> None:
         """Called by the hardware (any thread) for every button press or ball."""
@@ -36,6 +40,27 @@ class AppContext:
         if warning:
             ctx.notices.append(warning)
         return ctx
+
+    def watch_balls(self, on: bool) -> None:
+        """Start (or stop) reading the ball tray with the camera for the game in play."""
+        if self.camera is not None:
+            self.camera.close()
+            self.camera = None
+        if not on or self.camera_source in (None, "off"):
+            return
+        from companion.ui.camera_link import CameraLink
+        from vision.doctor import calibration_path
+
+        self.camera = CameraLink(
+            simulate=self.camera_source == "simulated",
+            source=self.camera_source,
+            calibration_file=calibration_path(self.data_dir),
+            ask_threshold=self.settings.ask_threshold,
+            on_events=lambda events: [self.table_event(e) for e in events],
+            on_cue=lambda cue: self.cue_listener and self.cue_listener(cue),
+            tray=self.sim_tray,
+        )
+        self.camera.start()
 
     def save_settings(self, new: settings.Settings) -> None:
         self.settings = new.validated()

@@ -40,7 +40,7 @@ class GameScreen(Screen):
         self._banner_clear = Clock.create_trigger(self._clear_banner, BANNER_SECONDS)
         self._refresh_trigger = Clock.create_trigger(lambda dt: self.refresh())
         self._ticker = None
-        session.sinks.append(self._cue_from_any_thread)
+        session.sinks.append(self.cue_from_any_thread)
         self.build()
         self.refresh()
 
@@ -119,7 +119,7 @@ class GameScreen(Screen):
         self._update_countdown()
 
     # internals ------------------------------------------------------------------------
-    def _cue_from_any_thread(self, cue) -> None:
+    def cue_from_any_thread(self, cue) -> None:
         Clock.schedule_once(lambda dt: self._show_cue(cue))
 
     def _show_cue(self, cue) -> None:

@@ -68,6 +68,12 @@ def launch(args) -> int:
 
     ctx = AppContext.open(args.data_dir, simulate=simulate)
     ctx.table = _open_table(ctx)
+    if simulate and ctx.table is not None:
+        from companion.ui.camera_link import SimulatedTray
+
+        ctx.camera_source, ctx.sim_tray = "simulated", SimulatedTray()
+    elif not simulate:
+        ctx.camera_source = ctx.settings.camera
     try:
         CompanionApp(ctx, on_first_frame=first_frame, resume_unfinished=True).run()
     finally:

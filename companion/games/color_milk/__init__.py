@@ -5,6 +5,7 @@ from companion.games.color_milk.boards import BOARDS
 from companion.games.color_milk.rules import ColorMilk, MilkState, PlayerState
 
 GAME = ColorMilk()
+READS_BALLS = True  # the app points the camera at the ball tray while this game is in play
 
 OPTIONS = (
     Option("board", "Board", tuple(BOARDS), 1, "Which of the six boards everyone plays."),

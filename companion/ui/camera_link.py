@@ -1,0 +1,165 @@
+"""The camera in the app: while a game that reads balls is in play, the newest frames go
+through the ball reader and each confirmed ball reaches the game as a BallSeen event.
+
+On the simulated table the camera looks at a rendered tray that fills with the balls dropped
+on the simulated chute, so a whole round plays hands-free on a laptop through the same
+reader, thread and events as on a Pi. OpenCV and the vision package load only here, and the
+slow parts (calibration, opening the camera) run on the reader's own thread.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+
+from companion.cues import Announce, Cue, PhaseStarted
+from companion.events import Event
+
+SIM_FPS = 10.0  # the rendered tray needs no more; it leaves the CPU to the screen
+NEW_ROUND_PHASE = "predict"  # the tray is emptied before the next round's predictions
+
+
+class SimulatedTray:
+    """The balls that rolled out this round, drawn as the camera would see them."""
+
+    def __init__(self, light: str = "daylight") -> None:
+        self.light = light
+        self.round = 0
+        self._balls: list[str] = []
+        self._lock = threading.Lock()
+
+    def add(self, colour: str | None) -> None:
+        if colour:
+            with self._lock:
+                self._balls.append(colour)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._balls.clear()
+            self.round += 1
+
+    def frame(self, i: int):
+        from vision.render import render_tray
+
+        with self._lock:
+            balls, seed = list(self._balls), self.round
+        return render_tray(balls, self.light, seed, frame=i)
+
+
+class TableWithTray:
+    """The simulated table, with its dropped balls also rolling into the rendered tray."""
+
+    def __init__(self, table, tray: SimulatedTray) -> None:
+        self._table, self._tray = table, tray
+
+    def drop_ball(self, colour: str | None = None):
+        self._tray.add(colour)
+        return self._table.drop_ball(colour)
+
+    def __getattr__(self, name):
+        return getattr(self._table, name)
+
+
+class CameraLink:
+    """Camera -> ball reader -> events, for one game in play. Callbacks come from the reader
+    thread: the app moves them onto its own thread."""
+
+    def __init__(
+        self,
+        *,
+        simulate: bool,
+        source: str,
+        calibration_file,
+        ask_threshold: float,
+        on_events: Callable[[list[Event]], None],
+        on_cue: Callable[[Cue], None],
+        tray: SimulatedTray | None = None,
+    ) -> None:
+        self.simulate = simulate
+        self.source = source
+        self.calibration_file = calibration_file
+        self.ask_threshold = ask_threshold
+        self.on_events = on_events
+        self.on_cue = on_cue
+        self.tray = tray
+        self.reader = None
+        self.feed = None
+        self.reading = threading.Event()  # set once frames are going through the reader
+        self._new_round = threading.Event()
+        self._closed = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def __repr__(self) -> str:
+        return f"<CameraLink {'simulated tray' if self.simulate else self.source}>"
+
+    def start(self) -> None:
+        self._thread = threading.Thread(target=self._open, name="camera-link", daemon=True)
+        self._thread.start()
+
+    def close(self) -> None:
+        self._closed.set()
+        if self._thread is not None:
+            self._thread.join(timeout=10)
+        if self.feed is not None:
+            self.feed.close()
+
+    def cue(self, cue: Cue) -> None:
+        """A session sink: a new round empties the tray and restarts the reader."""
+        if isinstance(cue, PhaseStarted) and cue.phase == NEW_ROUND_PHASE:
+            if self.tray is not None:
+                self.tray.clear()
+            self._new_round.set()
+
+    # on the link's own thread -----------------------------------------------------------
+    def _open(self) -> None:
+        from companion.errors import CompanionError
+        from vision.balls import BallReader
+        from vision.camera import Camera, RenderedSource, open_source
+        from vision.feed import VisionFeed, camera_cue
+
+        try:
+            if self.simulate:
+                from vision.calibration import rendered_calibration
+
+                calibration = rendered_calibration(seed=0)
+                source = RenderedSource(self.tray.frame, fps=SIM_FPS, name="simulated tray")
+            else:
+                from vision.calibration import CalibrationStore
+
+                if not self.calibration_file.exists():
+                    self.on_cue(
+                        Announce(
+                            "The camera is not calibrated yet: tap the balls in "
+                            "(`companion vision calibrate-table`)."
+                        )
+                    )
+                    return
+                calibration = CalibrationStore(self.calibration_file).load()
+                source = open_source(self.source)
+            self.reader = BallReader(calibration, ask_threshold=self.ask_threshold)
+        except (CompanionError, OSError) as exc:
+            self.on_cue(Announce(f"Camera off ({exc}); tap the balls in."))
+            return
+        if self._closed.is_set():
+            return
+
+        def on_status(status, message):
+            cue = camera_cue(status, message)
+            if cue is not None:
+                self.on_cue(cue)
+
+        self.feed = VisionFeed(
+            Camera(source), self._read, on_events=self.on_events, on_status=on_status
+        )
+        self.feed.start()
+
+    def _read(self, image):
+        if self._new_round.is_set():
+            self._new_round.clear()
+            # On the simulated table the empty tray is known; a real one is the next frame.
+            empty = self.tray.frame(0) if self.tray is not None else None
+            self.reader.reset(background=empty)
+            return []  # this frame may predate the emptied tray
+        events = self.reader.feed(image)
+        self.reading.set()
+        return events

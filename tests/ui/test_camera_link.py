@@ -1,0 +1,48 @@
+"""The app's own camera path on the simulated table: balls dropped on the simulated chute
+roll into the rendered tray, the real ball reader reads them on its thread, and the game in
+play records them — the same code that runs with a Pi camera."""
+
+import time
+
+import pytest
+
+from companion.ui.app import Root
+from companion.ui.camera_link import SimulatedTray, TableWithTray
+from companion.ui.context import AppContext
+from companion.ui.render import ensure_window, pump
+from hardware.table import open_table
+
+pytestmark = [pytest.mark.ui, pytest.mark.slow]
+
+
+def test_balls_dropped_on_the_simulated_table_are_read_by_the_camera(data_dir):
+    ensure_window()
+    ctx = AppContext.open(data_dir, simulate=True)
+    ctx.table = open_table(simulate=True, on_event=ctx.table_event, settings=ctx.settings)
+    ctx.camera_source, ctx.sim_tray = "simulated", SimulatedTray()
+    try:
+        root = Root(ctx)
+        root.choose_game("color-milk")
+        root.get_screen("setup").start()
+        screen = root.get_screen("game")
+        assert ctx.camera is not None
+        # the first rendered calibration takes a few seconds; the tray is empty meanwhile
+        assert ctx.camera.reading.wait(90)
+        table = TableWithTray(ctx.table, ctx.sim_tray)
+        balls = ["green", "blue", "pink", "green", "orange"]
+        for colour in balls:
+            table.drop_ball(colour).wait(2)
+        deadline = time.monotonic() + 30
+        while tuple(screen.state.tray) != tuple(balls) and time.monotonic() < deadline:
+            pump(1)
+            time.sleep(0.05)
+        assert tuple(screen.state.tray) == tuple(balls)
+        assert screen.state.passed == 5  # and the beam counted them
+        entries = ctx.log.entries(screen.session.game_id)
+        seen = [e.payload for e in entries if e.payload["type"] == "core.BallSeen"]
+        assert [s["colour"] for s in sorted(seen, key=lambda s: s["slot"])] == balls
+        assert all(s["confidence"] < 1.0 for s in seen)  # a camera is never a person
+    finally:
+        ctx.watch_balls(False)
+        ctx.table.close()
+        ctx.log.close()
