@@ -20,7 +20,6 @@ from companion.ui.widgets import MIN_TOUCH, BigButton  # noqa: E402
 pytestmark = pytest.mark.ui
 
 
-
 def texts(widget):
     return " | ".join(w.text for w in widget.walk() if isinstance(w, Label))
 
