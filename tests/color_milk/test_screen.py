@@ -253,8 +253,6 @@ def test_the_app_starts_color_milk_from_the_setup_screen(data_dir):
 
 
 def test_repeated_camera_readings_from_the_table_are_not_logged(make):
-    from kivy.clock import Clock
-
     screen = make(players=("Anna",))
     for _ in range(5):
         screen.table_event(BallSeen("green", 0, 0.95))
@@ -267,8 +265,6 @@ def test_repeated_camera_readings_from_the_table_are_not_logged(make):
 
 
 def test_a_sensor_is_never_as_sure_as_a_person(make):
-    from kivy.clock import Clock
-
     screen = make(players=("Anna",))
     screen.table_event(BallSeen("purple", 0, 1.0))
     screen.table_event(BallSeen("purple", 1, 1.0))
