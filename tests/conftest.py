@@ -1,7 +1,9 @@
 """Suite-wide set-up: headless Kivy in a throw-away home, gpiozero's mock pins, a temp data dir."""
 
 import os
+import shutil
 import tempfile
+from pathlib import Path
 
 os.environ.setdefault("KIVY_NO_ARGS", "1")
 os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
@@ -19,3 +21,25 @@ def data_dir(tmp_path, monkeypatch):
     d = tmp_path / "data"
     monkeypatch.setenv("COMPANION_DATA_DIR", str(d))
     return d
+
+
+DOCS_IMG = Path(__file__).resolve().parents[1] / "docs" / "img"
+
+
+@pytest.fixture
+def docs_shot(tmp_path):
+    """shot(widget, name, size) renders `widget` to tmp_path/<name>.png and returns that path.
+
+    With COMPANION_WRITE_DOCS=1 the PNG is also copied to docs/img/<name>.png, so the screen
+    tests regenerate the screenshots the docs show.
+    """
+    from companion.ui.render import render_to_png
+
+    def shot(widget, name: str, size=(800, 480)) -> Path:
+        path = render_to_png(widget, tmp_path / f"{name}.png", size)
+        if os.environ.get("COMPANION_WRITE_DOCS") == "1":
+            DOCS_IMG.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(path, DOCS_IMG / f"{name}.png")
+        return path
+
+    return shot

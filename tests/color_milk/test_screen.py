@@ -4,6 +4,7 @@ import pytest
 
 pytest.importorskip("kivy")
 
+from kivy.clock import Clock  # noqa: E402
 from kivy.uix.label import Label  # noqa: E402
 
 from companion.events import BallPassed, BallSeen  # noqa: E402
@@ -82,7 +83,7 @@ def test_odds_can_be_hidden(make):
     assert "87%" not in texts(screen)
 
 
-def test_balls_tapped_in_move_to_the_next_slot_and_the_check_shows_who_was_right(make, tmp_path):
+def test_balls_tapped_in_move_to_the_next_slot_and_the_check_shows_who_was_right(make, docs_shot):
     screen = make()
     for name, cols in (("Anna", ("green", "pink")), ("Ben", ("purple",)), ("Cleo", ("blue",))):
         screen.submit(Predict(name, cols))
@@ -99,10 +100,69 @@ def test_balls_tapped_in_move_to_the_next_slot_and_the_check_shows_who_was_right
     shown = texts(screen)
     assert shown.count("RIGHT") == 2 and "missed" in shown
     assert "Anna: take one of the first three balls" in shown
-    render_to_png(screen, tmp_path / "choose.png")
+    assert_not_blank(docs_shot(screen, "color-milk-choose"))
     screen.tap_ball(2)  # Anna takes pink, as in the rulebook
     assert screen.state.row == ("green", "blue", "green", "orange", "pink")
-    assert "Ben: take" in texts(screen)
+    assert "Ben: take one of the first three balls" in texts(screen)
+    assert_not_blank(docs_shot(screen, "color-milk-choose-next"))
+
+
+def test_balls_arrive_with_the_odds_and_a_doubtful_ball_is_asked(make, docs_shot):
+    screen = make(players=("Anna", "Ben", "Cleo", "Dan"))
+    screen.submit(Predict("Anna", ("pink", "purple"), "double"))
+    screen.submit(Predict("Ben", ("blue",)))
+    screen.submit(Predict("Cleo", ("blue", "green", "orange"), "triple"))
+    screen.submit(Predict("Dan", ("green", "pink")))
+    screen.table_event(BallSeen("green", 0, 0.99))
+    screen.table_event(BallSeen("blue", 1, 0.99))
+    screen.table_event(BallSeen("pink", 2, 0.5))  # the camera is not sure: a person is asked
+    Clock.tick()
+    assert screen.state.tray[:3] == ("green", "blue", "") and screen.state.asks[0].slot == 2
+    assert screen.target_slot == 2
+    shown = texts(screen)
+    assert "Ball 3" in shown and "ask" in shown
+    assert "100%" in shown  # Ben's blue is already out
+    assert_not_blank(docs_shot(screen, "color-milk-rolling"))
+    screen.tap_colour("pink")
+    assert screen.state.tray[2] == "pink" and not screen.state.asks
+
+
+def play_round(screen, balls, predictions):
+    for name, (cols, zone) in predictions.items():
+        screen.submit(Predict(name, cols, zone))
+    for i, col in enumerate(balls):
+        screen.submit(BallSeen(col, i, 1.0))
+    while screen.state.phase == "choose":
+        screen.tap_ball(0)
+
+
+def test_board_5_colouring_bonus_and_the_remix_with_warriors(make, docs_shot):
+    players = ("Anna", "Ben", "Cleo", "Dan", "Eve")
+    screen = make(players=players, board=5)
+    everyone = {name: (("blue", "green"), "") for name in players}
+    play_round(screen, ("blue", "blue", "green", "orange", "pink"), everyone)
+    screen.next()
+    play_round(
+        screen,
+        ("blue", "blue", "green", "orange", "purple"),
+        {**everyone, "Anna": (("blue", "green"), "double")},
+    )
+    assert screen.state.phase == "colour" and screen.state.player("Anna").token("any1") == 1
+    screen.select("Ben")
+    shown = texts(screen)
+    assert shown.count("RIGHT") == 5 and "any-1 x1" in shown and "Next round" in shown
+    assert_not_blank(docs_shot(screen, "color-milk-colour"))
+    screen.next()
+    play_round(screen, ("blue", "green", "green", "orange", "pink"), everyone)
+    screen.next()  # the mill's third round: empty it and remix
+    assert screen.state.phase == "remix"
+    screen.select("Ben")
+    screen.count("warriors", 3)
+    shown = texts(screen)
+    assert "warriors 3" in shown and "Mill refilled" in shown
+    assert_not_blank(docs_shot(screen, "color-milk-remix"))
+    screen.next()
+    assert screen.state.phase == "predict" and screen.state.round == 4
 
 
 def test_a_question_from_the_camera_offers_only_possible_colours(make):
@@ -159,6 +219,23 @@ def test_results_screen_names_the_winner(make, tmp_path):
     assert_not_blank(render_to_png(screen, tmp_path / "results.png"))
 
 
+def test_results_with_the_pencil_tie_break(make, docs_shot):
+    screen = make(players=("Anna", "Ben", "Cleo"))
+    for name, item, n in (("Anna", "coins", 4), ("Ben", "coins", 6), ("Cleo", "coins", 6)):
+        screen.submit(Tally(name, item, n))
+    screen.submit(Tally("Cleo", "pencils", 1))
+    everyone = {name: (("blue",), "") for name in ("Anna", "Ben", "Cleo")}
+    for _ in range(3):
+        if GAME.is_over(screen.state):
+            break
+        play_round(screen, ("blue", "blue", "green", "orange", "pink"), everyone)
+        screen.next()
+    assert GAME.is_over(screen.state) and GAME.winners(screen.state) == ("Cleo",)
+    shown = texts(screen)
+    assert "Cleo wins!" in shown and "unused bonus pencils decide" in shown
+    assert_not_blank(docs_shot(screen, "color-milk-results"))
+
+
 def test_the_app_starts_color_milk_from_the_setup_screen(data_dir):
     from companion.ui.app import Root
 
@@ -176,8 +253,6 @@ def test_the_app_starts_color_milk_from_the_setup_screen(data_dir):
 
 
 def test_repeated_camera_readings_from_the_table_are_not_logged(make):
-    from kivy.clock import Clock
-
     screen = make(players=("Anna",))
     for _ in range(5):
         screen.table_event(BallSeen("green", 0, 0.95))
@@ -190,8 +265,6 @@ def test_repeated_camera_readings_from_the_table_are_not_logged(make):
 
 
 def test_a_sensor_is_never_as_sure_as_a_person(make):
-    from kivy.clock import Clock
-
     screen = make(players=("Anna",))
     screen.table_event(BallSeen("purple", 0, 1.0))
     screen.table_event(BallSeen("purple", 1, 1.0))

@@ -10,7 +10,6 @@ from companion.games import load  # noqa: E402
 from companion.games.elios import JOKER, AddDisc, PlaceGroup, Ready  # noqa: E402
 from companion.session import Session  # noqa: E402
 from companion.ui.context import AppContext  # noqa: E402
-from companion.ui.render import render_to_png  # noqa: E402
 from companion.ui.widgets import MIN_TOUCH, BigButton  # noqa: E402
 
 pytestmark = pytest.mark.ui
@@ -49,9 +48,9 @@ def assert_touchable(widget):
             assert b.width >= MIN_TOUCH and b.height >= MIN_TOUCH, (b.text, b.size)
 
 
-def test_grouping_counters_ready_and_the_last_one_starts(data_dir, tmp_path):
+def test_grouping_counters_ready_and_the_last_one_starts(data_dir, docs_shot):
     screen, session = make_screen(data_dir)
-    path = render_to_png(screen, tmp_path / "grouping.png")
+    path = docs_shot(screen, "elios-grouping")
     assert_screenshot(path)
     assert_touchable(screen)
     assert screen.grouper == "Anna"
@@ -70,7 +69,7 @@ def test_grouping_counters_ready_and_the_last_one_starts(data_dir, tmp_path):
     assert screen.playing in screen.body.children
 
 
-def test_a_turn_is_built_by_tapping_rays(data_dir, tmp_path):
+def test_a_turn_is_built_by_tapping_rays(data_dir, docs_shot):
     screen, session = make_screen(data_dir)
     a_few_turns(session)
     screen.refresh()
@@ -80,7 +79,7 @@ def test_a_turn_is_built_by_tapping_rays(data_dir, tmp_path):
     screen._tap_ray("pink")  # the joker on the pink ray
     assert screen.pending == [("yellow", "yellow"), ("pink", JOKER)]
     assert "group: yellow on yellow, joker on pink" in screen.hand_line.text
-    path = render_to_png(screen, tmp_path / "turn.png")
+    path = docs_shot(screen, "elios-turn")
     assert_screenshot(path)
     assert_touchable(screen)
     screen.place_button.dispatch("on_release")

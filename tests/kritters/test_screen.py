@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 import pytest
 
 pytest.importorskip("kivy")
@@ -17,13 +14,10 @@ from companion.games.kritters import GAME  # noqa: E402
 from companion.games.kritters.rules import FirstPlayer, PileEmpty, TurnDone  # noqa: E402
 from companion.session import Session  # noqa: E402
 from companion.ui.context import AppContext  # noqa: E402
-from companion.ui.render import pump, render_to_png  # noqa: E402
+from companion.ui.render import pump  # noqa: E402
 from companion.ui.widgets import MIN_TOUCH, BigButton  # noqa: E402
 
 pytestmark = pytest.mark.ui
-
-# Set KRITTERS_SCREENSHOTS=docs/img to refresh the screenshots the docs show.
-SHOTS = os.environ.get("KRITTERS_SCREENSHOTS")
 
 
 def texts(widget):
@@ -53,9 +47,9 @@ def assert_touchable(widget):
             assert b.width >= MIN_TOUCH - 1 and b.height >= MIN_TOUCH - 1, (b.text, b.size)
 
 
-def shot(widget, tmp_path, name):
-    path = Path(SHOTS or tmp_path) / f"kritters-{name}.png"
-    render_to_png(widget, path, (800, 480))
+def shot(docs_shot, widget, name):
+    """A screenshot the docs show as img/kritters-<name>.png."""
+    path = docs_shot(widget, f"kritters-{name}")
     import cv2
 
     img = cv2.imread(str(path))
@@ -87,11 +81,11 @@ def test_the_app_finds_the_kritters_screen():
     assert game_screen_class("kritters") is KrittersScreen
 
 
-def test_setup_then_turns(screen_for, tmp_path):
+def test_setup_then_turns(screen_for, docs_shot):
     screen = screen_for(("Anna", "Ben", "Chloe"))
     shown = texts(screen)
     assert "7 paintbrushes, 4 palettes" in shown and "First Player card" in shown
-    shot(screen, tmp_path, "setup")
+    shot(docs_shot, screen, "setup")
     tap(screen, "Ben")
     assert "Ben[/b]'s turn" in texts(screen)
     tap(screen, "Bought paintbrush")
@@ -100,7 +94,7 @@ def test_setup_then_turns(screen_for, tmp_path):
     assert GAME.current_player(screen.state) == "Chloe"
     tap(screen, "Kritter deck empty")
     assert "Last round" in texts(screen) and "ends after Anna" in texts(screen)
-    shot(screen, tmp_path, "turn")
+    shot(docs_shot, screen, "turn")
     assert_touchable(screen)
 
 
@@ -112,7 +106,7 @@ def to_scoring(screen):
     pump(1)
 
 
-def test_score_entry_updates_as_you_tap_and_saves(screen_for, tmp_path):
+def test_score_entry_updates_as_you_tap_and_saves(screen_for, docs_shot):
     screen = screen_for(("Anna", "Ben", "Chloe"))
     to_scoring(screen)
     assert screen._player == "Anna"
@@ -134,14 +128,14 @@ def test_score_entry_updates_as_you_tap_and_saves(screen_for, tmp_path):
     assert screen._total.text == "26 points"  # a wild joins magenta at 2 points
     stepper(screen, "wild").step(-1)
     assert button(screen, "Save Anna: 24")
-    shot(screen, tmp_path, "score-entry")
+    shot(docs_shot, screen, "score-entry")
     assert_touchable(screen)
     tap(screen, "Save Anna: 24")
     assert GAME.scores(screen.state)["Anna"] == 24
     assert screen._player == "Ben" and screen._total.text == "0 points"
 
 
-def test_final_ranking_shares_ties_and_explains(screen_for, tmp_path):
+def test_final_ranking_shares_ties_and_explains(screen_for, docs_shot):
     screen = screen_for(("Anna", "Ben", "Chloe", "David"), triad_bonus=True)
     to_scoring(screen)
     hands = {
@@ -165,7 +159,7 @@ def test_final_ranking_shares_ties_and_explains(screen_for, tmp_path):
     assert "Why Anna scored 24" in shown
     tap(screen, "3.  Ben   19")
     assert "paintbrush + palette on magenta (5 + 2 wild): 7 x 2 = 14" in texts(screen)
-    shot(screen, tmp_path, "ranking")
+    shot(docs_shot, screen, "ranking")
     assert_touchable(screen)
 
 
@@ -186,7 +180,7 @@ def test_started_from_the_app_with_its_options(data_dir):
         ctx.log.close()
 
 
-def test_solo_end_shows_the_best_score_from_the_log(screen_for, tmp_path):
+def test_solo_end_shows_the_best_score_from_the_log(screen_for, docs_shot):
     scores = []
     for magenta in (5, 9, 7):
         screen = screen_for(("Anna",))
@@ -199,4 +193,4 @@ def test_solo_end_shows_the_best_score_from_the_log(screen_for, tmp_path):
     assert "First solo game: this is the score to beat." in scores[0]
     assert "New best! Previous best 5." in scores[1]
     assert "Best so far: 9." in scores[2]
-    shot(screen, tmp_path, "solo")
+    shot(docs_shot, screen, "solo")

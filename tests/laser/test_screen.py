@@ -1,10 +1,7 @@
 """The Laser screen used as a person would, with screenshots at 800x480.
 
-COMPANION_WRITE_DOCS=1 also writes the screenshots to docs/img/laser-*.png.
+COMPANION_WRITE_DOCS=1 also writes the screenshots the docs show to docs/img/laser-*.png.
 """
-
-import os
-from pathlib import Path
 
 import pytest
 
@@ -22,7 +19,6 @@ from companion.ui.widgets import MIN_TOUCH, BigButton  # noqa: E402
 from .test_solver import COMP_EXAMPLE, TEAM_EXAMPLE  # noqa: E402
 
 pytestmark = pytest.mark.ui
-DOCS = Path(__file__).resolve().parents[2] / "docs" / "img"
 TEAM4 = ("Peter", "Suzie", "Tommy", "Kitti")
 
 
@@ -35,17 +31,18 @@ def make_screen(data_dir, players=TEAM4, **options):
     return GameScreen(ctx=ctx, session=session), session, clock
 
 
-def shoot(screen, tmp_path, name):
-    path = render_to_png(screen, tmp_path / f"{name}.png")
+def drawn(path):
     import cv2
 
     img = cv2.imread(str(path))
     assert img.shape[:2] == (480, 800)
     assert img.std() > 20  # something is drawn, not a blank frame
-    if os.environ.get("COMPANION_WRITE_DOCS"):
-        DOCS.mkdir(parents=True, exist_ok=True)
-        (DOCS / f"laser-{name}.png").write_bytes(path.read_bytes())
     return img
+
+
+def shoot(docs_shot, screen, name):
+    """A screenshot the docs show as img/laser-<name>.png."""
+    return drawn(docs_shot(screen, f"laser-{name}"))
 
 
 def buttons(screen, text=None):
@@ -78,9 +75,9 @@ def board_of(example):
     )
 
 
-def test_team_round_by_taps_with_the_bid_screen(data_dir, tmp_path):
+def test_team_round_by_taps_with_the_bid_screen(data_dir, tmp_path, docs_shot):
     screen, session, clock = make_screen(data_dir)
-    shoot(screen, tmp_path, "reveal")
+    drawn(render_to_png(screen, tmp_path / "reveal.png"))
     tap(screen, "C")  # colour buttons carry their letter
     tap(screen, "B")
     assert session.state.phase == "planning"
@@ -90,7 +87,7 @@ def test_team_round_by_taps_with_the_bid_screen(data_dir, tmp_path):
     for p, b in (("Suzie", 10), ("Tommy", 3), ("Kitti", 8)):
         session.submit(BidPlaced(p, b))
     screen.refresh()
-    img = shoot(screen, tmp_path, "team-bids")
+    img = shoot(docs_shot, screen, "team-bids")
     assert_touchable(screen)
     rows = [b for b in buttons(screen) if b.text in {str(n) for n in range(2, 11)}]
     assert len(rows) == 4 * 9  # one 2-10 row per player
@@ -102,7 +99,7 @@ def test_team_round_by_taps_with_the_bid_screen(data_dir, tmp_path):
     assert GAME.scores(session.state) == {"Peter": 7, "Suzie": 0, "Tommy": 0, "Kitti": 7}
 
 
-def test_competitive_clock_screen(data_dir, tmp_path):
+def test_competitive_clock_screen(data_dir, docs_shot):
     screen, session, clock = make_screen(data_dir, ("Peter", "Tommy", "Suzie"), mode="competitive")
     tap(screen, "Y")
     assert not buttons(screen, "Wood")[0].disabled
@@ -121,13 +118,13 @@ def test_competitive_clock_screen(data_dir, tmp_path):
     session.poll()
     screen.refresh()
     screen._update_countdown()
-    shoot(screen, tmp_path, "competitive-clock")
+    shoot(docs_shot, screen, "competitive-clock")
     assert_touchable(screen)
     assert screen.ids.countdown.active and 17 < screen.ids.countdown.seconds < 19
 
 
 def test_demonstration_proposes_the_solver_count_and_the_referee_shows_the_optimum(
-    data_dir, tmp_path
+    data_dir, docs_shot
 ):
     screen, session, clock = make_screen(data_dir, ("Peter", "Tommy"), mode="competitive")
     session.submit(CardRevealed("yellow", "wood"))
@@ -138,7 +135,7 @@ def test_demonstration_proposes_the_solver_count_and_the_referee_shows_the_optim
     session.poll()
     screen.refresh()
     assert session.state.phase == "demonstration" and session.state.proposal == 4
-    shoot(screen, tmp_path, "demonstration")
+    shoot(docs_shot, screen, "demonstration")
     proposed = [b for b in buttons(screen, "4")][0]
     proposed.dispatch("on_release")
     assert GAME.scores(session.state)["Tommy"] == 4
@@ -148,12 +145,12 @@ def test_demonstration_proposes_the_solver_count_and_the_referee_shows_the_optim
     assert "takes yellow" in text or "makes green" in text
     tap(screen, "Referee: last round")
     assert any(text.splitlines()[0] in getattr(w, "text", "") for w in screen.body.walk())
-    shoot(screen, tmp_path, "referee")
+    shoot(docs_shot, screen, "referee")
     tap(screen, "Back")
     assert buttons(screen, "R")
 
 
-def test_impossible_button_and_naming_the_claimer(data_dir, tmp_path):
+def test_impossible_button_and_naming_the_claimer(data_dir, docs_shot):
     screen, session, _ = make_screen(data_dir)
     tap(screen, "C")
     tap(screen, "B")
@@ -161,15 +158,15 @@ def test_impossible_button_and_naming_the_claimer(data_dir, tmp_path):
     assert session.state.phase == "challenge" and session.state.claimer is None
     tap(screen, "Kitti")
     assert session.state.claimer == 3
-    shoot(screen, tmp_path, "impossible")
+    shoot(docs_shot, screen, "impossible")
 
 
-def test_board_editor_saves_a_board(data_dir, tmp_path):
+def test_board_editor_saves_a_board(data_dir, docs_shot):
     screen, session, _ = make_screen(data_dir)
     tap(screen, "Enter board")
     ed = screen.editor
     assert ed is not None
-    shoot(screen, tmp_path, "board-editor")
+    shoot(docs_shot, screen, "board-editor")
     for i, colour in enumerate(TEAM_EXAMPLE["tiles"]):
         if colour:
             ed.brush = colour
@@ -194,6 +191,6 @@ def test_bid_screen_scrolls_for_ten_players(data_dir, tmp_path):
     tap(screen, "R")
     tap(screen, "G")
     tap(screen, "Everyone ready")
-    shoot(screen, tmp_path, "ten-bids")
+    drawn(render_to_png(screen, tmp_path / "ten-bids.png"))
     nums = [b for b in buttons(screen) if b.text == "5"]
     assert len(nums) == 10

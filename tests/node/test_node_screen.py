@@ -10,7 +10,7 @@ from companion.games import load  # noqa: E402
 from companion.games.node import PlaceCard  # noqa: E402
 from companion.session import Session  # noqa: E402
 from companion.ui.context import AppContext  # noqa: E402
-from companion.ui.render import ensure_window, pump, render_to_png  # noqa: E402
+from companion.ui.render import ensure_window, pump  # noqa: E402
 from companion.ui.widgets import MIN_TOUCH, BigButton  # noqa: E402
 
 pytestmark = pytest.mark.ui
@@ -55,7 +55,7 @@ def touch_cell(screen, row, col):
         window.remove_widget(screen)
 
 
-def test_paint_a_card_touch_the_table_and_place_it(data_dir, tmp_path):
+def test_paint_a_card_touch_the_table_and_place_it(data_dir):
     screen, session = make_screen(data_dir)
     assert "enter the card's colours (6 to go)" in screen.reason_label.text
     paint(screen, "rrr/bbb")
@@ -74,7 +74,7 @@ def test_paint_a_card_touch_the_table_and_place_it(data_dir, tmp_path):
     assert GAME.current_player(session.state) == "Ben"
 
 
-def test_invalid_spot_shows_red_with_the_reason_and_place_is_refused(data_dir, tmp_path):
+def test_invalid_spot_shows_red_with_the_reason_and_place_is_refused(data_dir, docs_shot):
     screen, session = make_screen(data_dir)
     session.submit(PlaceCard("Anna", card("rrr/bbb"), 6, 9))
     screen.refresh()
@@ -82,7 +82,7 @@ def test_invalid_spot_shows_red_with_the_reason_and_place_is_refused(data_dir, t
     touch_cell(screen, 7, 10)  # centre on the blue row: green cannot cover blue
     assert not screen.table.preview_ok
     assert "cannot cover a blue node" in screen.reason_label.text
-    path = render_to_png(screen, tmp_path / "invalid.png")
+    path = docs_shot(screen, "node-invalid")
     import cv2
 
     img = cv2.imread(str(path))
@@ -119,7 +119,7 @@ def test_discard_is_refused_while_the_card_fits(data_dir):
     assert session.state.discarded == 1
 
 
-def test_grid_with_clusters_screenshot(data_dir, tmp_path):
+def test_grid_with_clusters_screenshot(data_dir, docs_shot):
     import random
 
     import cv2
@@ -137,7 +137,7 @@ def test_grid_with_clusters_screenshot(data_dir, tmp_path):
             played += 1
     screen.refresh()
     screen.set_card(card("ppy/bbb"))
-    path = render_to_png(screen, tmp_path / "grid.png")
+    path = docs_shot(screen, "node-grid")
     img = cv2.imread(str(path))
     assert img.shape[:2] == (480, 800) and img.std() > 20
     for b in screen.walk():
