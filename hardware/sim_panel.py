@@ -95,7 +95,7 @@ class SimPanel(BoxLayout):
         sig = self.table.signals if self.table is not None else None
         self.lamp.show(tuple(sig.led.value) if sig and sig.led else (0, 0, 0))
         tone = sig.buzzer.tone if sig and sig.buzzer else None
-        self.sound_label.text = f"\u266a {tone:.0f} Hz" if tone else "quiet"
+        self.sound_label.text = f"{tone:.0f} Hz" if tone else "quiet"
 
     def stop(self) -> None:
         self._ticker.cancel()

@@ -2,6 +2,7 @@
 
 import os
 import shutil
+import sys
 import tempfile
 from pathlib import Path
 
@@ -43,3 +44,14 @@ def docs_shot(tmp_path):
         return path
 
     return shot
+
+
+@pytest.fixture(autouse=True)
+def _quiet_kivy_clock():
+    """Kivy's clock is one per process: screens a test leaves behind must not tick into the
+    next test (their game logs are closed by then)."""
+    yield
+    clock = sys.modules.get("kivy.clock")
+    if clock is not None:
+        for ev in clock.Clock.get_events():
+            ev.cancel()

@@ -253,7 +253,9 @@ class Root(ScreenManager):
 
     def show_session(self, session: Session) -> None:
         if self.has_screen("game"):
-            self.remove_widget(self.get_screen("game"))
+            old = self.get_screen("game")
+            old.close()
+            self.remove_widget(old)
         self.add_widget(open_session_screen(self.ctx, session))
         self.current = "game"
 

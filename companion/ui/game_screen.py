@@ -102,6 +102,12 @@ class GameScreen(Screen):
         if self._ticker:
             self._ticker.cancel()
 
+    def close(self) -> None:
+        """This game leaves the screen for good: stop polling and listening."""
+        self.on_leave()
+        if self.cue_from_any_thread in self.session.sinks:
+            self.session.sinks.remove(self.cue_from_any_thread)
+
     def _tick(self, _dt) -> None:
         if self.session.poll():
             self.refresh()

@@ -15,10 +15,10 @@ from hardware.table import open_table
 pytestmark = pytest.mark.ui
 
 
-def test_panel_buttons_press_pins_and_the_lamp_follows_the_led(tmp_path):
+def test_panel_buttons_press_pins_and_the_lamp_follows_the_led(docs_shot):
     from kivy.uix.button import Button
 
-    from companion.ui.render import pump, render_to_png
+    from companion.ui.render import pump
     from hardware.sim_panel import SimPanel
 
     q = queue.Queue()
@@ -39,7 +39,7 @@ def test_panel_buttons_press_pins_and_the_lamp_follows_the_led(tmp_path):
             time.sleep(0.05)
             panel.refresh()
             assert panel.sound_label.text.endswith("Hz")
-            out = render_to_png(panel, tmp_path / "sim-panel.png", size=(800, 72))
+            out = docs_shot(panel, "sim-panel", size=(800, 72))
             assert out.stat().st_size > 1000
         finally:
             panel.stop()
