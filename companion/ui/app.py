@@ -296,7 +296,7 @@ class CompanionApp(App):
         if self.ctx.sim_tray is not None:
             table = TableWithTray(table, self.ctx.sim_tray)  # dropped balls reach the camera
         box.add_widget(SimPanel(table=table, size_hint_y=None, height=dp(SIM_PANEL_HEIGHT)))
-        bind_keyboard(self.ctx.table)
+        bind_keyboard(table)
         return box
 
     def on_stop(self):

@@ -9,12 +9,14 @@ slow parts (calibration, opening the camera) run on the reader's own thread.
 
 from __future__ import annotations
 
+import random
 import threading
 from collections.abc import Callable
 
 from companion.cues import Announce, Cue, PhaseStarted
 from companion.events import Event
 
+BALL_COLOURS = ("blue", "green", "orange", "pink", "purple")
 SIM_FPS = 10.0  # the rendered tray needs no more; it leaves the CPU to the screen
 NEW_ROUND_PHASE = "predict"  # the tray is emptied before the next round's predictions
 
@@ -53,8 +55,17 @@ class TableWithTray:
         self._table, self._tray = table, tray
 
     def drop_ball(self, colour: str | None = None):
+        colour = colour or random.choice(BALL_COLOURS)  # a ball always has a colour
         self._tray.add(colour)
         return self._table.drop_ball(colour)
+
+    def handle_key(self, key: str) -> bool:
+        from hardware.table import SIM_KEYS
+
+        if SIM_KEYS.get(key.lower()) == "ball":
+            self.drop_ball()
+            return True
+        return self._table.handle_key(key)
 
     def __getattr__(self, name):
         return getattr(self._table, name)

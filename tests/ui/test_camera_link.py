@@ -7,7 +7,7 @@ import time
 import pytest
 
 from companion.ui.app import Root
-from companion.ui.camera_link import SimulatedTray, TableWithTray
+from companion.ui.camera_link import BALL_COLOURS, SimulatedTray, TableWithTray
 from companion.ui.context import AppContext
 from companion.ui.render import ensure_window, pump
 from hardware.table import open_table
@@ -46,3 +46,19 @@ def test_balls_dropped_on_the_simulated_table_are_read_by_the_camera(data_dir):
         ctx.watch_balls(False)
         ctx.table.close()
         ctx.log.close()
+
+
+def test_the_space_bar_drops_a_coloured_ball_into_the_tray_and_through_the_beam():
+    import queue
+
+    from companion.events import BallPassed
+
+    events = queue.Queue()
+    tray = SimulatedTray()
+    with open_table(simulate=True, on_event=events.put) as raw:
+        table = TableWithTray(raw, tray)
+        assert table.handle_key(" ")
+        assert events.get(timeout=3) == BallPassed()
+        assert len(tray._balls) == 1 and tray._balls[0] in BALL_COLOURS
+        assert table.handle_key("b")  # other keys still reach the table
+        assert not table.handle_key("z")
