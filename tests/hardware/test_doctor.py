@@ -78,7 +78,11 @@ def test_doctor_on_a_pi_with_no_one_there_checks_what_it_can_alone(
         monkeypatch.setenv("COMPANION_PINS", str(pins))
         results = [c() for c in checks(SimpleNamespace(simulate=False, json=True, data_dir=None))]
     rows = {r.part: r for r in results}
-    assert all(r.ok for r in results), [r for r in results if not r.ok]
+    # This machine has no camera and no calibration: those rows fail, and say what happens.
+    camera = [r for r in results if r.part.startswith("camera")]
+    assert camera and all("asks" in r.detail for r in camera if not r.ok)
+    others = [r for r in results if not r.part.startswith("camera")]
+    assert all(r.ok for r in others), [r for r in others if not r.ok]
     assert "unattended" in rows["table"].detail
     assert rows["button next"].detail == "released (no one to press it)"
     assert rows["beam"].detail == "clear (no one to drop balls)"
