@@ -728,7 +728,7 @@ class ColorMilk(GameBase):
             "mill": f"{rnd}: turn the mill until 5 balls are out",
             "check": f"{rnd}: reveal your predictions",
             "choose": f"{rnd}: {state.chooser_name} chooses a ball",
-            "colour": f"{rnd}: colour your boards, then next",
+            "colour": f"{rnd}: colour your boards, then Next round",
             "remix": "remix: empty the mill, mix all 20 balls",
             "tally": "confirm the counts for the end bonuses",
             "over": "game over",
