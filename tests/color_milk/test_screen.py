@@ -272,3 +272,22 @@ def test_a_sensor_is_never_as_sure_as_a_person(make):
     screen.table_event(BallSeen("purple", 2, 1.0))  # a third purple from the camera: a question
     Clock.tick()
     assert screen.state.tray[2] == "" and screen.state.asks[0].slot == 2
+
+
+def test_board_6_end_counts_keep_full_size_buttons(make, docs_shot):
+    screen = make(players=("Anna", "Ben"), board=6)
+    screen.submit(Tally("Ben", "coins", 9))
+    while screen.state.phase != "tally":
+        for name in ("Anna", "Ben"):
+            screen.submit(Predict(name, ("blue",)))
+        for i, col in enumerate(("blue", "blue", "green", "orange", "pink")):
+            screen.submit(BallSeen(col, i, 1.0))
+        screen.tap_ball(0)
+        screen.tap_ball(0)
+        screen.next()
+    screen.select("Anna")
+    screen.count("ghost_towns", 2)
+    shown = texts(screen)
+    assert "Anna: market 0" in shown and "ghost towns 2" in shown and "Finish game" in shown
+    assert_touchable(screen)
+    assert_not_blank(docs_shot(screen, "color-milk-tally"))

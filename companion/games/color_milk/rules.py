@@ -521,10 +521,7 @@ class ColorMilk(GameBase):
             )
             return state, [
                 _phase("remix", state, state.players[state.leader].name),
-                c.Announce(
-                    f"15 balls are on the base. Turn the mill until the last 5 roll out "
-                    f"({self._words(mill)}), then put all 20 back and mix them well."
-                ),
+                c.Announce(f"Roll out the last 5 ({self._words(mill)}), then mix all 20."),
             ]
         return self._new_round(replace(state, mill=mill), [])
 
@@ -723,15 +720,16 @@ class ColorMilk(GameBase):
         return tuple(p.name for p in state.players if (p.coins, p.unused_pencils) == best)
 
     def describe(self, state: MilkState) -> str:
-        leader = state.players[state.leader].name
-        cyc = f"round {state.round} (mill {state.cycle_round}/3), {leader} leads"
+        # One short line for the header (about 45 characters); the round's details (mill
+        # cycle, leader, coin goal) are on the screen body's info line.
+        rnd = f"round {state.round}"
         return {
-            "predict": f"{cyc}: make your predictions, then turn the mill",
-            "mill": f"{cyc}: turn the mill until 5 balls are out",
-            "check": f"{cyc}: reveal your predictions",
-            "choose": f"{cyc}: {state.chooser_name} chooses a ball",
-            "colour": f"{cyc}: colour your boards, then press next",
-            "remix": "empty the mill, put all 20 balls back and mix",
+            "predict": f"{rnd}: make your predictions, turn the mill",
+            "mill": f"{rnd}: turn the mill until 5 balls are out",
+            "check": f"{rnd}: reveal your predictions",
+            "choose": f"{rnd}: {state.chooser_name} chooses a ball",
+            "colour": f"{rnd}: colour your boards, then Next round",
+            "remix": "remix: empty the mill, mix all 20 balls",
             "tally": "confirm the counts for the end bonuses",
             "over": "game over",
         }[state.phase]

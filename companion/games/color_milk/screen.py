@@ -167,7 +167,7 @@ class GameScreen(BaseGameScreen):
     @staticmethod
     def _beam_text(s: MilkState) -> str:
         if s.phase == "remix":
-            return "mill empty:\nremix all 20"
+            return "remix\nall 20"
         extra = f"\n{s.extras} extra!" if s.extras else ""
         inside = sum(s.inside)
         return f"beam {min(s.passed, 5)}/5{extra}\n{inside} in mill"
@@ -183,6 +183,10 @@ class GameScreen(BaseGameScreen):
             name.tint = colours.rgba(card.marker, 0.55 if p.name != chooser else 0.95)
             name.bind(on_release=lambda _b, n=p.name: self.select(n))
             card.add_widget(name)
+            if s.phase == "tally":  # the end counts' pad needs the room; predictions are done
+                self._card_totals(card, p, len(s.players))
+                row.add_widget(card)
+                continue
             chips = BoxLayout(size_hint_y=None, height=dp(34), spacing=dp(3))
             pred = p.prediction
             editing = p.name == self.selected and s.phase in READING_PHASES and self.draft
@@ -198,11 +202,7 @@ class GameScreen(BaseGameScreen):
             verdict = self._verdict(s, p, draws)
             tone = {True: colours.OK, False: colours.DANGER}.get(p.fulfilled, colours.TEXT)
             card.add_widget(_label(verdict, 21, True, colour=tone, size_hint_y=None, height=dp(30)))
-            pen = p.unused_pencils
-            coins = f"{p.coins} coin{'s' if p.coins != 1 else ''}"
-            pencils = f"{pen} pencil{'s' if pen != 1 else ''}"
-            sep = "\n" if len(s.players) > 3 else "  "
-            card.add_widget(_label(f"{coins}{sep}{pencils}", 15))
+            self._card_totals(card, p, len(s.players))
             extra = self._tokens_text(p)
             if extra:
                 card.add_widget(
@@ -210,6 +210,14 @@ class GameScreen(BaseGameScreen):
                 )
             row.add_widget(card)
         return row
+
+    @staticmethod
+    def _card_totals(card: PlayerCard, p, players: int) -> None:
+        pen = p.unused_pencils
+        coins = f"{p.coins} coin{'s' if p.coins != 1 else ''}"
+        pencils = f"{pen} pencil{'s' if pen != 1 else ''}"
+        sep = "\n" if players > 3 else "  "
+        card.add_widget(_label(f"{coins}{sep}{pencils}", 15))
 
     def _verdict(self, s: MilkState, p, draws: int) -> str:
         zone = {"double": " D", "triple": " T"}.get(p.zone, "")
@@ -263,8 +271,17 @@ class GameScreen(BaseGameScreen):
             items = COUNTS_BY_BOARD.get(s.board, ())
             if s.solo:
                 items = tuple(i for i in items if i not in ("railways", "market", "warriors"))
-            self._count_buttons(pad, s, items)
-            pad.add_widget(self._next_button("Finish game"))
+            if len(items) > 2:  # board 6: two rows keep every +/- a full touch target
+                pad.orientation, pad.height = "vertical", dp(116)
+                first, second = (BoxLayout(spacing=dp(4)) for _ in range(2))
+                self._count_buttons(first, s, items[:2])
+                self._count_buttons(second, s, items[2:], named=False)
+                second.add_widget(self._next_button("Finish game"))
+                pad.add_widget(first)
+                pad.add_widget(second)
+            else:
+                self._count_buttons(pad, s, items)
+                pad.add_widget(self._next_button("Finish game"))
         return pad
 
     def _reading_pad(self, pad: BoxLayout, s: MilkState) -> None:
@@ -311,13 +328,17 @@ class GameScreen(BaseGameScreen):
             b.bind(on_release=lambda _b, i=item, d=delta: self.tally(i, d))
             pad.add_widget(b)
 
-    def _count_buttons(self, pad: BoxLayout, s: MilkState, items) -> None:
+    def _count_buttons(self, pad: BoxLayout, s: MilkState, items, named: bool = True) -> None:
+        """A label and -/+ per count; the selected player's name leads the first one."""
         p = s.player(self.selected)
-        for item in items:
+        for n, item in enumerate(items):
             value = p.count(item)
-            pad.add_widget(_label(f"{p.name}\n{item.replace('_', ' ')} {value}", 14))
-            for text, d in (("-", -1), ("+", 1)):
-                b = BigButton(text=text, size_hint_x=0.4)
+            text = f"{item.replace('_', ' ')} {value}"
+            if named and n == 0:
+                text = f"{p.name}: {text}"
+            pad.add_widget(_label(text, 17, True, halign="right"))
+            for sign, d in (("-", -1), ("+", 1)):
+                b = BigButton(text=sign, font_size="24sp", size_hint_x=None, width=dp(56))
                 b.bind(on_release=lambda _b, i=item, v=value + d: self.count(i, v))
                 pad.add_widget(b)
 

@@ -105,7 +105,7 @@ class SunView(Widget):
             Color(0.98, 0.86, 0.15, 1)
             y = self.y + self.discs * cell_h
             Line(points=[self.x, y, self.right, y], width=dp(1.5))
-            tex = _text(f"discs {self.discs}", dp(13), (0.98, 0.86, 0.15, 1))
+            tex = _text(f"discs {self.discs}", dp(15), (0.98, 0.86, 0.15, 1))
             Color(1, 1, 1, 1)
             Rectangle(texture=tex, size=tex.size, pos=(self.right - tex.width - dp(4), y + 2))
 
@@ -207,10 +207,10 @@ class EliosScreen(BaseScreen):
         p.add_widget(self.palette)
         self.hand_line = Label(
             text="",
-            font_size="17sp",
+            font_size="16sp",
             color=colours.TEXT,
             size_hint_y=None,
-            height=dp(28),
+            height=dp(44),
             halign="left",
             valign="middle",
         )
@@ -350,7 +350,8 @@ class EliosScreen(BaseScreen):
             )
             team = next((f" (team {lab})" for lab, m in state.teams if state.current in m), "")
             line = f"{state.current}{team}: groups {groups} · jokers {hand.jokers}"
-            self.hand_line.text = line + (f"  |  group: {building}" if building else "")
+            # the group being built gets a line of its own, so a three-beam group still fits
+            self.hand_line.text = line + (f"\ngroup: {building}" if building else "")
         groups = () if over else state.hand(state.current).groups
         first = state.turn == 0
         self.place_button.disabled = over

@@ -180,7 +180,8 @@ class KrittersScreen(base.GameScreen):
             return
         self._view = view
         self.body.clear_widgets()
-        self._wide(state.phase in ("setup", "scoring"))
+        # the final ranking lists every score itself: the explanation gets that room
+        self._wide(state.phase in ("setup", "scoring", "over"))
         {
             "setup": self._show_setup,
             "play": self._show_play,
@@ -456,8 +457,8 @@ class KrittersScreen(base.GameScreen):
     def _show_over(self) -> None:
         state = self.state
         places = ranking(state)
-        row = BoxLayout(spacing=dp(8))
-        left = BoxLayout(orientation="vertical", spacing=dp(4))
+        row = BoxLayout(spacing=dp(12))
+        left = BoxLayout(orientation="vertical", spacing=dp(4), size_hint_x=None, width=dp(280))
         head = "Final ranking" if len(state.players) > 1 else "Solo score"
         left.add_widget(_label(head, size=22, bold=True, size_hint_y=None, height=dp(40)))
         pick = self._over_pick or places[0][1]
@@ -486,18 +487,20 @@ class KrittersScreen(base.GameScreen):
         left.add_widget(BoxLayout())
         row.add_widget(left)
         why = state.result(pick)
-        right = BoxLayout(orientation="vertical", size_hint_x=0.55)
+        right = BoxLayout(orientation="vertical")
         right.add_widget(
             _label(
                 f"Why {pick} scored {why.total}:",
-                size=17,
+                size=20,
                 bold=True,
                 size_hint_y=None,
-                height=dp(34),
+                height=dp(40),
             )
         )
-        text = _label("\n".join(why.explanation), size=14)
+        text = _label("\n".join(why.explanation), size=17)
         text.valign = "top"
+        text.line_height = 1.15
+        text.bind(texture_size=_shrink_to_fit, size=_shrink_to_fit)
         right.add_widget(text)
         row.add_widget(right)
         self.body.add_widget(row)

@@ -16,7 +16,7 @@ from kivy.uix.scrollview import ScrollView
 
 from companion.ui import colours
 from companion.ui import game_screen as base
-from companion.ui.widgets import MIN_TOUCH, BigButton, ColourButton, ColourChip
+from companion.ui.widgets import BigButton, ColourButton, ColourChip
 
 from .board import COLOURS, COMPETITIVE, FLOORS, TEAM
 from .board_editor import BoardEditor
@@ -62,10 +62,12 @@ class LaserScreen(base.GameScreen):
         body = self.body
         body.clear_widgets()
         st = self.state
+        referee = self.show_referee and st.phase == "reveal" and not st.cards and st.last_board
+        self._wide(bool(referee))
         if self.editor is not None:
             self._draw_editor(body)
             return
-        if self.show_referee and st.phase == "reveal" and not st.cards and st.last_board:
+        if referee:
             self._draw_referee(body)
             return
         body.add_widget(self._cards_line())
@@ -75,6 +77,13 @@ class LaserScreen(base.GameScreen):
         draw = getattr(self, f"_draw_{st.phase.replace('-', '_')}", None)
         if draw is not None:
             draw(body)
+
+    def _wide(self, wide: bool) -> None:
+        """The referee's move list uses the scoreboard's column too, so moves fit one line."""
+        column = self.ids.scoreboard.parent
+        column.size_hint_x = 0.001 if wide else 0.3
+        column.opacity = 0 if wide else 1
+        column.disabled = wide
 
     def _scores_with_x(self) -> None:
         """Competitive: the X marks beside each score (X, XX), -6s already in the score."""
@@ -202,7 +211,7 @@ class LaserScreen(base.GameScreen):
 
     def _referee_panel(self) -> Label:
         text = self.referee_text()
-        lab = _label(text, "16sp", size_hint_y=None, height=dp(24) * (text.count("\n") + 2))
+        lab = _label(text, "15sp", size_hint_y=None, height=dp(22) * (text.count("\n") + 2))
         lab.valign = "top"
         return lab
 
@@ -251,8 +260,6 @@ class LaserScreen(base.GameScreen):
                 btn = BigButton(
                     text=str(b),
                     font_size="20sp",
-                    size_hint_x=None,
-                    width=MIN_TOUCH,
                     tint=colours.ACCENT if st.bids[seat] == b else colours.BUTTON,
                     on_release=lambda _b, p=name, b=b: self.submit(BidPlaced(p, b)),
                 )
@@ -358,18 +365,14 @@ class LaserScreen(base.GameScreen):
                 )
             body.add_widget(row)
         who = st.players[st.claimer] if st.claimer is not None else "Someone"
-        best = f" Lowest: {st.players[st.best[0]]} {st.best[1]}." if st.best else ""
-        body.add_widget(
-            _label(
-                f"{who} says Impossible! Bid steps to prove it wrong.{best}",
-                "18sp",
-                size_hint_y=None,
-                height=dp(30),
-            )
-        )
+        self._say(body, f"{who} says Impossible! Bid steps to prove it wrong.", "18sp")
+        if st.best:
+            lowest = f"Lowest: {st.players[st.best[0]]} {st.best[1]}"
+            body.add_widget(_label(lowest, "20sp", size_hint_y=None, height=dp(30), bold=True))
         self._bid_pad(
             body, below=st.best[1] if st.best else None, exclude=st.claimer, team=st.mode == TEAM
         )
+        body.add_widget(Label())  # keeps the cards and prompt at the top
 
     def _bid_pad(self, body, below, exclude=None, team=False) -> None:
         st = self.state
@@ -386,7 +389,11 @@ class LaserScreen(base.GameScreen):
             )
         body.add_widget(players)
         numbers = range(TEAM_BID_MIN, TEAM_BID_MAX + 1) if team else COMPETITIVE_BIDS
-        grid = GridLayout(cols=8, spacing=dp(3), size_hint_y=None, height=ROW * 2 + dp(3))
+        cols = len(numbers) if len(numbers) <= 9 else 8  # team bids 2-10 fit one row
+        rows = -(-len(numbers) // cols)
+        grid = GridLayout(
+            cols=cols, spacing=dp(3), size_hint_y=None, height=ROW * rows + dp(3) * (rows - 1)
+        )
         for n in numbers:
             grid.add_widget(
                 BigButton(

@@ -44,6 +44,16 @@ def _text(text: str, size: float, colour=(1, 1, 1, 1)):
     return tex
 
 
+def _fitted_text(text: str, width: float, size: float):
+    """A dark bold label no wider than `width`: the font shrinks until it fits."""
+    dark = (0.05, 0.05, 0.08, 1)
+    tex = _text(text, size, dark)
+    while tex.width > width and size > 6:
+        size -= 1
+        tex = _text(text, size, dark)
+    return tex
+
+
 class TableView(Widget):
     """The bounded table: nodes, cluster sizes and owners, and the card being placed."""
 
@@ -111,12 +121,13 @@ class TableView(Widget):
                     if (r, c) in last:
                         Color(1, 1, 1, 0.9)
                         Line(rectangle=(x + 1, y + 1, cell - 2, cell - 2), width=1.2)
-            # each node's colour letter, for colour-blind players
+            # each node's colour letter, for colour-blind players; a badged cell shows the badge
+            badges = self._badges(s)
             size = max(dp(8), cell * 0.38)
             for r in range(s.height):
                 for c in range(s.width):
                     colour = s.grid[r][c]
-                    if colour is None:
+                    if colour is None or (r, c) in badges:
                         continue
                     x, y, _ = self.cell_rect(r, c)
                     tex = _text(colours.label(colour), size, colours.text_on(colour))
@@ -126,21 +137,43 @@ class TableView(Widget):
                         size=tex.size,
                         pos=(x + (cell - tex.width) / 2, y + (cell - tex.height) / 2),
                     )
-            # a badge on each cluster: its size, and who controls it
-            for k in s.clusters:
-                r, c = k.anchor
+            # the badges stay inside their own cell, so no neighbour is ever covered
+            for (r, c), badge in badges.items():
+                if badge is None:  # the second cell of a wide badge
+                    continue
+                text, owned, span = badge
                 x, y, _ = self.cell_rect(r, c)
-                owner = self.letters.get(k.owner, "?") if k.owner else ""
-                tex = _text(f"{k.size}{owner}", max(dp(10), cell * 0.5), (0.05, 0.05, 0.08, 1))
-                w, h = tex.width + dp(4), tex.height
-                bx, by = x - dp(2), y + cell - h + dp(2)
-                Color(*((1, 1, 1, 1) if k.owner else (0.8, 0.8, 0.82, 0.9)))
-                Rectangle(pos=(bx, by), size=(w, h))
-                if k.owner:
-                    Color(0.05, 0.05, 0.08, 1)
-                    Line(rectangle=(bx, by, w, h), width=1)
+                w = cell * span
+                Color(*((1, 1, 1, 1) if owned else (0.85, 0.85, 0.88, 1)))
+                Rectangle(pos=(x + 2, y + 2), size=(w - 4, cell - 4))
+                tex = _fitted_text(text, w - 5, cell * 0.62)
                 Color(1, 1, 1, 1)
-                Rectangle(texture=tex, size=tex.size, pos=(bx + dp(2), by))
+                Rectangle(
+                    texture=tex,
+                    size=tex.size,
+                    pos=(x + (w - tex.width) / 2, y + (cell - tex.height) / 2),
+                )
+
+    def _badges(self, s) -> dict:
+        """cell -> (text, owned, cells wide), or None for a cell under a wide badge. Each
+        controlled cluster and the largest of each colour (the size to beat) carry their size
+        and owner's initial; lone uncontrolled nodes do not."""
+        largest: dict[str, int] = {}
+        for k in s.clusters:
+            largest[k.colour] = max(largest.get(k.colour, 0), k.size)
+        badges = {}
+        for k in s.clusters:
+            if k.owner or (k.size > 1 and k.size == largest[k.colour]):
+                owner = self.letters.get(k.owner, "?") if k.owner else ""
+                # two side-by-side cells of a larger cluster give the badge a readable size;
+                # the cluster's other cells still show its colour letter
+                pairs = sorted(cl for cl in k.cells if (cl[0], cl[1] + 1) in k.cells)
+                if k.size >= 3 and pairs:
+                    badges[pairs[0]] = (f"{k.size}{owner}", bool(k.owner), 2)
+                    badges[(pairs[0][0], pairs[0][1] + 1)] = None
+                else:
+                    badges[k.anchor] = (f"{k.size}{owner}", bool(k.owner), 1)
+        return badges
 
     def redraw_preview(self) -> None:
         self.canvas.after.clear()
@@ -155,6 +188,13 @@ class TableView(Widget):
                 Rectangle(pos=(x + 3, y + 3), size=(cell - 6, cell - 6))
                 Color(*edge)
                 Line(rectangle=(x + 1, y + 1, cell - 2, cell - 2), width=dp(1.5))
+                tex = _text(colours.label(colour), max(dp(8), cell * 0.38), colours.text_on(colour))
+                Color(1, 1, 1, 1)
+                Rectangle(
+                    texture=tex,
+                    size=tex.size,
+                    pos=(x + (cell - tex.width) / 2, y + (cell - tex.height) / 2),
+                )
 
     def on_touch_down(self, touch):
         if self.state is None or not self.collide_point(*touch.pos):
