@@ -1,6 +1,5 @@
 """The chute sensor's readings numbered into the round's tray slots."""
 
-import pytest
 
 from companion.events import BallSeen, ButtonPressed
 from companion.games.color_milk.chute import ChuteSlots
@@ -31,10 +30,9 @@ def test_each_round_numbers_its_own_balls_and_skips_extras_and_the_remix(table):
 
 
 def test_the_table_passes_sensed_balls_to_the_screen_as_slots(tmp_path):
-    pytest.importorskip("kivy")
-    events = pytest.importorskip("hardware.events")
     from kivy.clock import Clock
 
+    import hardware.events as events
     from companion.game import GameConfig
     from companion.games.color_milk import GAME
     from companion.games.color_milk.screen import GameScreen

@@ -78,8 +78,6 @@ def test_demo_refuses_bad_arguments(capsys):
 
 @pytest.mark.slow
 def test_demo_through_camera_frames_and_the_simulated_table(capsys):
-    pytest.importorskip("vision.render")
-    pytest.importorskip("hardware.table")
     out = json.loads(run(capsys, "--players", "2", "--seed", "5", "--headless"))
     assert "BallReader" in out["pipeline"]["camera"]
     assert "simulated" in out["pipeline"]["table"]

@@ -1,9 +1,6 @@
 """The round view rendered headless at the Pi's 800x480, driven by taps."""
 
 import pytest
-
-pytest.importorskip("kivy")
-
 from kivy.clock import Clock  # noqa: E402
 from kivy.uix.label import Label  # noqa: E402
 

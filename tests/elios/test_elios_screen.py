@@ -2,8 +2,6 @@
 
 import pytest
 
-pytest.importorskip("kivy")
-
 from companion.clock import FakeClock  # noqa: E402
 from companion.game import GameConfig  # noqa: E402
 from companion.games import load  # noqa: E402

@@ -3,9 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
-pytest.importorskip("kivy")
-
 from kivy.uix.label import Label  # noqa: E402
 
 from companion.clock import FakeClock  # noqa: E402

@@ -5,8 +5,6 @@ COMPANION_WRITE_DOCS=1 also writes the screenshots the docs show to docs/img/las
 
 import pytest
 
-pytest.importorskip("kivy")
-
 from companion.clock import FakeClock  # noqa: E402
 from companion.game import GameConfig  # noqa: E402
 from companion.games.laser import GAME  # noqa: E402

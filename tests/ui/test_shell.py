@@ -1,9 +1,6 @@
 """Real Kivy screens rendered headless at the Pi touchscreen's 800x480 and at 1280x720."""
 
 import pytest
-
-pytest.importorskip("kivy")
-
 from kivy.uix.label import Label  # noqa: E402
 
 from companion import games  # noqa: E402
