@@ -71,13 +71,7 @@ class HomeScreen(Screen):
         grid.clear_widgets()
         for g in games.CATALOGUE:
             lo, hi = g.players
-            players = (
-                f"{lo} player"
-                if lo == hi == 1
-                else f"{lo}-{hi} players"
-                if lo != hi
-                else f"{lo} players"
-            )
+            players = f"{lo}-{hi} players" if lo != hi else f"{lo} player" + "s" * (lo > 1)
             grid.add_widget(
                 GameTile(
                     game_name=g.name,
