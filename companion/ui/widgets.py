@@ -88,3 +88,20 @@ class Banner(Label):
 
 def font(size: float) -> float:
     return sp(size)
+
+
+_TEXTURES: dict = {}
+
+
+def text_texture(text: str, size: float, colour=(1, 1, 1, 1)):
+    """A bold label rendered once and cached, for boards that draw the same few letters on a
+    canvas at every redraw (the Elios sun, the Node table)."""
+    from kivy.core.text import Label as CoreLabel
+
+    key = (text, round(size), tuple(colour))
+    tex = _TEXTURES.get(key)
+    if tex is None:
+        label = CoreLabel(text=text, font_size=key[1], bold=True, color=colour)
+        label.refresh()
+        tex = _TEXTURES[key] = label.texture
+    return tex

@@ -6,7 +6,6 @@ joker picked in the palette first). The group is built up beam by beam, then "Pl
 
 from __future__ import annotations
 
-from kivy.core.text import Label as CoreLabel
 from kivy.graphics import Color, Line, Rectangle
 from kivy.metrics import dp
 from kivy.properties import ListProperty, NumericProperty, ObjectProperty
@@ -17,25 +16,12 @@ from kivy.uix.widget import Widget
 from companion.ui import colours
 from companion.ui.game_screen import GameScreen as BaseScreen
 from companion.ui.widgets import BigButton, ColourButton
+from companion.ui.widgets import text_texture as _text
 
 from .events import AddDisc, Pass, PlaceGroup, Ready, SplitGroup
 from .rules import DISCS_IN_BOX, JOKER
 
 MAX_LEVEL = DISCS_IN_BOX
-
-
-_TEXTURES: dict = {}
-
-
-def _text(text: str, size: float, colour=(1, 1, 1, 1)):
-    """A rendered label, cached: the sun redraws the same few letters on every tap."""
-    key = (text, round(size), tuple(colour))
-    tex = _TEXTURES.get(key)
-    if tex is None:
-        label = CoreLabel(text=text, font_size=key[1], bold=True, color=colour)
-        label.refresh()
-        tex = _TEXTURES[key] = label.texture
-    return tex
 
 
 class SunView(Widget):

@@ -8,7 +8,6 @@ reason underneath) where it does not. "Place" puts it down. Cards are plain data
 
 from __future__ import annotations
 
-from kivy.core.text import Label as CoreLabel
 from kivy.graphics import Color, Line, Rectangle
 from kivy.metrics import dp
 from kivy.properties import DictProperty, ListProperty, ObjectProperty, StringProperty
@@ -21,6 +20,7 @@ from companion.errors import IllegalMove
 from companion.ui import colours
 from companion.ui.game_screen import GameScreen as BaseScreen
 from companion.ui.widgets import BigButton, ColourButton
+from companion.ui.widgets import text_texture as _text
 
 from .events import Discard, NoCardsLeft, PlaceCard
 from .geometry import footprint
@@ -28,20 +28,6 @@ from .rules import GAME as RULES
 
 EMPTY = (0.18, 0.19, 0.24, 1)
 GRID_LINE = (0.26, 0.27, 0.33, 1)
-
-
-_TEXTURES: dict = {}
-
-
-def _text(text: str, size: float, colour=(1, 1, 1, 1)):
-    """A rendered label, cached: the table redraws hundreds of the same few letters."""
-    key = (text, round(size), tuple(colour))
-    tex = _TEXTURES.get(key)
-    if tex is None:
-        label = CoreLabel(text=text, font_size=key[1], bold=True, color=colour)
-        label.refresh()
-        tex = _TEXTURES[key] = label.texture
-    return tex
 
 
 def _fitted_text(text: str, width: float, size: float):
