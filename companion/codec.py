@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import json
+import sys
 from collections.abc import Mapping
 from typing import Any
+
+from companion.errors import UsageError
 
 
 def jsonable(obj: Any) -> Any:
@@ -30,3 +34,14 @@ def tupled(value: Any) -> Any:
     if isinstance(value, dict):
         return {k: tupled(v) for k, v in value.items()}
     return value
+
+
+def read_json_stdin(usage: str) -> Any:
+    """The JSON document a scriptable tool reads on stdin; bad input is one clear line."""
+    text = sys.stdin.read()
+    if not text.strip():
+        raise UsageError(f"nothing on stdin ({usage})")
+    try:
+        return json.loads(text)
+    except ValueError as exc:
+        raise UsageError(f"stdin is not valid JSON: {exc}") from None

@@ -85,7 +85,7 @@ def test_wilds_buckets_and_junior(monkeypatch, capsys):
         ({"variant": "junior", "triad_bonus": True}, "Junior"),
         ("[1, 2]", "JSON object"),
         ("{not json", "not valid JSON"),
-        ("", "no input"),
+        ("", "nothing on stdin"),
     ],
 )
 def test_bad_input_is_one_clear_line(monkeypatch, capsys, doc, words):

@@ -73,7 +73,7 @@ def test_impossible_card_is_reported(run):
     "payload, message",
     [
         ("not json", "not valid JSON"),
-        ("", "no position"),
+        ("", "nothing on stdin"),
         ({**TEAM_EXAMPLE, "tiles": [["red", "blue"]] + [None] * 11}, "one colour name"),
         ({**TEAM_EXAMPLE, "tiles": ["red"] + [None] * 11}, "under the cat"),
         ({**TEAM_EXAMPLE, "cards": [{"colour": "purple"}]}, "unknown card colour"),

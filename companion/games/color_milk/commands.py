@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import json
-import sys
 
+from companion.codec import read_json_stdin
 from companion.errors import UsageError
 from companion.games.color_milk.mill import BALLS_PER_ROUND, COLOURS, FULL_MILL, TOTAL_BALLS
 from companion.games.color_milk.odds import fulfil_probability
@@ -53,11 +53,9 @@ def odds(argv: list[str]) -> int:
     """Read the request on stdin; print the exact chance as {"probability": p, "exact": "a/b"}."""
     if argv:
         raise UsageError("usage: companion odds color-milk < request.json")
-    try:
-        data = json.loads(sys.stdin.read())
-    except ValueError as exc:
-        raise UsageError(f"input is not valid JSON: {exc}") from None
-    mill, pred = parse_odds_request(data)
+    mill, pred = parse_odds_request(
+        read_json_stdin("usage: companion odds color-milk < request.json")
+    )
     p = fulfil_probability(mill, pred)
     print(json.dumps({"probability": float(p), "exact": f"{p.numerator}/{p.denominator}"}))
     return 0

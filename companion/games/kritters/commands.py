@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import json
-import sys
 
+from companion.codec import read_json_stdin
 from companion.errors import UsageError
 from companion.games.kritters.score_input import parse
 from companion.games.kritters.scoring import best_score
@@ -19,14 +19,7 @@ def score(argv: list[str]) -> int:
     """Read a player's cards as JSON on stdin; print the best score, layout and reasons."""
     if argv:
         raise UsageError(f"score kritters takes no arguments ({USAGE})")
-    text = sys.stdin.read()
-    if not text.strip():
-        raise UsageError(f"no input on stdin ({USAGE})")
-    try:
-        data = json.loads(text)
-    except ValueError as exc:
-        raise UsageError(f"stdin is not valid JSON: {exc}") from None
-    collection, rules = parse(data)
+    collection, rules = parse(read_json_stdin(USAGE))
     print(json.dumps(best_score(collection, rules).to_json(), indent=2))
     return 0
 

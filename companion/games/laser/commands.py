@@ -10,8 +10,8 @@ true: a mixed figure that completes no card must be used in the very next mix).
 from __future__ import annotations
 
 import json
-import sys
 
+from companion.codec import read_json_stdin
 from companion.errors import UsageError
 
 from .board import position_from_json
@@ -27,13 +27,7 @@ def solve_command(argv: list[str]) -> int:
         return 0
     if argv:
         raise UsageError(f"solve laser takes no arguments, got {' '.join(argv)!r}; {USAGE}")
-    text = sys.stdin.read()
-    if not text.strip():
-        raise UsageError(f"no position on stdin; {USAGE}")
-    try:
-        data = json.loads(text)
-    except ValueError as exc:
-        raise UsageError(f"the position is not valid JSON: {exc}") from None
+    data = read_json_stdin(USAGE)
     if not isinstance(data, dict):
         raise UsageError("the position must be a JSON object")
     max_cost = data.get("max_cost", DEFAULT_MAX_COST)
