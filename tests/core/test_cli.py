@@ -6,9 +6,6 @@ import sys
 
 import pytest
 
-from companion.clock import FakeClock
-from companion.game import GameConfig
-from companion.session import Session
 from companion.store import GameLog
 
 
@@ -61,22 +58,32 @@ def test_games_lists_the_five_games_as_json():
 
 
 def test_replay_prints_the_final_state_of_a_saved_game(tmp_path):
-    from tests.core.tally import TALLY, Add
-
-    path = tmp_path / "games.sqlite3"
-    with GameLog(path) as log:
-        s = Session.start(TALLY, log, GameConfig(players=("Anna", "Ben")), clock=FakeClock())
-        s.submit(Add("Anna", 3))
-        s.submit(Add("Ben", 2))
-        doc = log.export(s.game_id)
-    # the tally game lives in the tests, so replay it through the library as the CLI does
-    from companion.session import config_from_json, replay
-
-    states, _ = replay(TALLY, config_from_json(doc["config"]), log_entries(doc))
-    assert TALLY.scores(states[-1]) == {"Anna": 3, "Ben": 2}
-
-
-def log_entries(doc):
-    from companion.store import iter_entries
-
-    return list(iter_entries(doc))
+    """A whole Color Milk game is logged by the demo, then replayed from the file and from
+    its exported JSON: both give the demo's own result."""
+    data = tmp_path / "d"
+    r = companion(
+        "demo",
+        "color-milk",
+        "--players",
+        "3",
+        "--seed",
+        "11",
+        "--headless",
+        "--no-camera",
+        "--no-table",
+        "--data-dir",
+        str(data),
+    )
+    assert r.returncode == 0, r.stderr
+    demo = json.loads(r.stdout)
+    r = companion("replay", str(data / "games.sqlite3"))
+    assert r.returncode == 0, r.stderr
+    replayed = json.loads(r.stdout)
+    assert replayed["game"] == "color-milk" and replayed["is_over"]
+    assert replayed["winners"] == demo["result"]["winners"]
+    with GameLog(data / "games.sqlite3") as log:
+        exported = tmp_path / "game.json"
+        exported.write_text(json.dumps(log.export(replayed["game_id"])))
+    r = companion("replay", str(exported))
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["state"] == replayed["state"]
