@@ -5,7 +5,7 @@ import heapq
 import random
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from companion.errors import IllegalMove, UsageError
@@ -282,6 +282,7 @@ def test_optimum_matches_the_brute_force_oracle(seed, mode, straight_away):
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, 10**9), st.sampled_from([TEAM, COMPETITIVE]), st.sampled_from([2, 3]))
+@example(648521, TEAM, 3)  # claimed 8, its moves cost 7: the bound overshot (test below)
 def test_returned_moves_replay_legally_at_exactly_the_claimed_cost(seed, mode, cards):
     pos = random_position(random.Random(seed), mode, cards)
     sol = solve(pos, max_cost=10, totals=False)
@@ -305,6 +306,40 @@ def test_removing_a_card_never_raises_the_optimum_when_products_may_wait(seed, m
         less = solve(fewer, max_cost=10, totals=False, straight_away=False).min_cost
         if full is not None:
             assert less is not None and less <= full
+
+
+def test_a_chain_may_start_from_another_cards_figure():
+    """Cyan's parents green and blue stand 3 tiles apart, and the nearest two-mix chain from
+    figures on the board costs more; but the magenta made for the magenta card can make the
+    blue at once: magenta (card) onto cyan 1 MP, green onto that blue 1 MP. The bound once
+    charged cyan 3 and the optimum came out as 8."""
+    data = {
+        "mode": "team",
+        "tiles": [
+            "green",
+            "cyan",
+            "yellow",
+            "blue",
+            "cyan",
+            "blue",
+            "magenta",
+            "red",
+            "magenta",
+            None,
+            "magenta",
+            None,
+        ],
+        "cat": 9,
+        "supply": {"red": 2, "yellow": 2, "green": 2, "cyan": 2, "blue": 2, "magenta": 1},
+        "cards": [{"colour": "magenta"}, {"colour": "red"}, {"colour": "cyan"}],
+    }
+    pos = position_from_json(data)
+    plan = [mv("mix", 6, 2), mv("mix", 3, 2), mv("mix", 2, 1), mv("mix", 0, 1)]
+    assert replay(pos, plan) == (7, 8)
+    assert oracle(pos, 8) == 7
+    sol = solve(pos, max_cost=10)
+    assert sol.min_cost == 7 and replay(pos, sol.moves) == (7, sol.removed)
+    assert min(sol.exact_totals) == 7
 
 
 def test_straight_away_can_make_a_removed_card_cost_more():
