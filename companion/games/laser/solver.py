@@ -15,9 +15,10 @@ rule, a solution is a sequence of chains, each ending in a completed card.
 
 The optimum comes from A* with a cheap admissible bound: every open card needs its own
 completing move, costing at least the distance between two parent figures, or the cheapest
-two-mix chain, or 3 for longer chains (1 when another open card is one of its parents); the
-cat covers at most one card at its own price; a product owed a use needs its distance to a
-partner plus its colour-circle distance to an open card. Exact totals and removed-figure
+two-mix chain, or 3 for longer chains (less when another open card's figure, whose placing
+move that card pays for, is a parent or grandparent); the cat covers at most one card at its
+own price; a product owed a use needs its distance to a partner plus its colour-circle
+distance to an open card. Exact totals and removed-figure
 counts come from a memoised depth-first profile of every completion cost within a budget,
 pruned by the same bound.
 """
