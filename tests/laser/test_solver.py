@@ -5,7 +5,7 @@ import heapq
 import random
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from companion.errors import IllegalMove, UsageError
@@ -14,6 +14,7 @@ from companion.games.laser.board import (
     COMPETITIVE,
     TEAM,
     TILES,
+    Card,
     Position,
     distance,
     mix,
@@ -21,6 +22,7 @@ from companion.games.laser.board import (
 )
 from companion.games.laser.positions import random_position
 from companion.games.laser.solver import (
+    _Search,
     exact_profile,
     max_removed_for,
     replay,
@@ -201,69 +203,105 @@ def test_competitive_positions_need_floors():
         position_from_json(data)
 
 
-# an independent oracle: plain uniform-cost search written from the rules text ----------
-def oracle(pos: Position, limit: int, straight_away: bool = True) -> int | None:
-    """Cheapest cost by exhaustive uniform-cost search (no bound, no pruning but the rules)."""
+# an independent oracle written from the rules text --------------------------------------
+def rule_moves(pos: Position, state, straight_away: bool = True, long_way: bool = False):
+    """(cost, figures removed, next state) for every move the rules allow. A state is
+    (tiles, spares, cat used, open cards as (colour, floor), tiles owed a use)."""
+    tiles, supply, cat_used, open_, owed = state
     catk = 2 if pos.mode == TEAM else 1
-    cards = tuple(sorted((c.colour, c.floor) for c in pos.cards))
 
     def matches(card, colour, tile):
         return card[0] == colour and (pos.mode == TEAM or pos.floors[tile] == card[1])
 
-    start = (pos.tiles, pos.supply, False, cards, frozenset())
-    heap, seen = [(0, 0, start)], {}
+    def ways(short):
+        return {short, TILES - short} if long_way else {short}
+
+    for s in range(TILES):
+        for d in range(TILES):
+            if s == d or tiles[s] is None or tiles[d] is None:
+                continue
+            if straight_away and owed and not owed & {s, d}:
+                continue  # a mixed figure nobody asked for must be used in the next mix
+            p = mix(tiles[s], tiles[d])
+            if p is None or supply[p] == 0:
+                continue
+            t = list(tiles)
+            t[s], t[d] = None, p
+            sp = list(supply)
+            sp[p] -= 1
+            done = [c for c in open_ if matches(c, p, d)]
+            op = list(open_)
+            ow = set(owed) - {s, d}
+            if done:
+                op.remove(done[0])
+            else:
+                ow.add(d)
+            ns = (tuple(t), tuple(sp), cat_used, tuple(op), frozenset(ow))
+            for cost in ways(distance(s, d)):
+                yield cost, 2, ns
+    if not cat_used and not (straight_away and owed):
+        for t_ in range(TILES):
+            for c in set(open_):
+                if tiles[t_] is not None and matches(c, tiles[t_], t_):
+                    t = list(tiles)
+                    t[t_] = None
+                    op = list(open_)
+                    op.remove(c)
+                    ns = (tuple(t), supply, True, tuple(op), owed - {t_})
+                    for steps in ways(distance(pos.cat, t_)):
+                        yield catk * steps, 1, ns
+
+
+def oracle_start(pos: Position):
+    return (
+        pos.tiles,
+        pos.supply,
+        False,
+        tuple(sorted((c.colour, c.floor) for c in pos.cards)),
+        frozenset(),
+    )
+
+
+def oracle(pos: Position, limit: int, straight_away: bool = True) -> int | None:
+    """Cheapest cost by exhaustive uniform-cost search (no bound, no pruning but the rules)."""
+    heap, seen = [(0, 0, oracle_start(pos))], set()
     n = 0
     while heap:
-        g, _, (tiles, supply, cat_used, open_, owed) = heapq.heappop(heap)
-        if not open_ and not owed:
+        g, _, state = heapq.heappop(heap)
+        if not state[3] and not state[4]:
             return g
-        key = (tiles, supply, cat_used, open_, owed)
-        if key in seen:
+        if state in seen:
             continue
-        seen[key] = g
-        succ = []
-        for s in range(TILES):
-            for d in range(TILES):
-                if s == d or tiles[s] is None or tiles[d] is None:
-                    continue
-                if straight_away and owed and not owed & {s, d}:
-                    continue  # a mixed figure nobody asked for must be used in the next mix
-                p = mix(tiles[s], tiles[d])
-                if p is None or supply[p] == 0:
-                    continue
-                t = list(tiles)
-                t[s], t[d] = None, p
-                sp = list(supply)
-                sp[p] -= 1
-                done = [c for c in open_ if matches(c, p, d)]
-                op = list(open_)
-                ow = set(owed) - {s, d}
-                if done:
-                    op.remove(done[0])
-                else:
-                    ow.add(d)
-                succ.append(
-                    (distance(s, d), (tuple(t), tuple(sp), cat_used, tuple(op), frozenset(ow)))
-                )
-        if not cat_used and not (straight_away and owed):
-            for t_ in range(TILES):
-                for c in set(open_):
-                    if tiles[t_] is not None and matches(c, tiles[t_], t_):
-                        t = list(tiles)
-                        t[t_] = None
-                        op = list(open_)
-                        op.remove(c)
-                        succ.append(
-                            (
-                                catk * distance(pos.cat, t_),
-                                (tuple(t), supply, True, tuple(op), owed - {t_}),
-                            )
-                        )
-        for cost, ns in succ:
+        seen.add(state)
+        for cost, _removed, ns in rule_moves(pos, state, straight_away):
             if g + cost <= limit:
                 n += 1
                 heapq.heappush(heap, (g + cost, n, ns))
     return None
+
+
+def oracle_profile(pos: Position, budget: int, straight_away: bool = True):
+    """Every legal move sequence costing <= budget, the long ways round included:
+    ({exact cost: most figures removed}, {state reached: its cheapest cost to finish})."""
+    memo: dict = {}
+    to_go: dict = {}
+
+    def finish(state, left):
+        if not state[3] and not state[4]:
+            to_go[state] = 0
+            return {0: 0}
+        if (state, left) not in memo:
+            out: dict[int, int] = {}
+            for cost, removed, ns in rule_moves(pos, state, straight_away, long_way=True):
+                if cost <= left:
+                    for c, r in finish(ns, left - cost).items():
+                        out[cost + c] = max(out.get(cost + c, -1), removed + r)
+            memo[state, left] = out
+            if out:
+                to_go[state] = min(to_go.get(state, budget + 1), min(out))
+        return memo[state, left]
+
+    return dict(sorted(finish(oracle_start(pos), budget).items())), to_go
 
 
 def sparse_position(seed: int, mode: str, cards: int = 2) -> Position:
@@ -281,7 +319,42 @@ def test_optimum_matches_the_brute_force_oracle(seed, mode, straight_away):
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.integers(0, 10**9),
+    st.sampled_from([TEAM, COMPETITIVE]),
+    st.sampled_from([2, 3]),
+    st.booleans(),
+)
+# the bound overshot on the way: a chain starting from another open card's figure
+@example(1, TEAM, 2, False)
+@example(144, COMPETITIVE, 3, True)
+def test_exact_totals_removed_figures_and_the_bound_match_the_brute_force(
+    seed, mode, cards, straight_away
+):
+    pos = sparse_position(seed, mode, cards)
+    budget = 8
+    want, to_go = oracle_profile(pos, budget, straight_away)
+    assert exact_profile(pos, budget, straight_away) == want
+    sol = solve(pos, max_cost=budget, totals=False, straight_away=straight_away)
+    assert sol.min_cost == (min(want) if want else None)
+    if want:
+        assert sol.removed == sol.max_removed == want[sol.min_cost]
+    # the A* bound never overestimates the cost to finish from any state on the way
+    search = _Search(pos, straight_away)
+    for (tiles, supply, cat_used, open_, owed), cost in to_go.items():
+        state = (
+            tuple(-1 if t is None else t for t in tiles),
+            supply,
+            -1 if cat_used else pos.cat,
+            tuple(sorted(search.kinds.index(Card(*card)) for card in open_)),
+            sum(1 << t for t in owed),
+        )
+        assert search.h(state) <= cost, (state, cost)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, 10**9), st.sampled_from([TEAM, COMPETITIVE]), st.sampled_from([2, 3]))
+@example(648521, TEAM, 3)  # claimed 8, its moves cost 7: the bound overshot (test below)
 def test_returned_moves_replay_legally_at_exactly_the_claimed_cost(seed, mode, cards):
     pos = random_position(random.Random(seed), mode, cards)
     sol = solve(pos, max_cost=10, totals=False)
@@ -305,6 +378,40 @@ def test_removing_a_card_never_raises_the_optimum_when_products_may_wait(seed, m
         less = solve(fewer, max_cost=10, totals=False, straight_away=False).min_cost
         if full is not None:
             assert less is not None and less <= full
+
+
+def test_a_chain_may_start_from_another_cards_figure():
+    """Cyan's parents green and blue stand 3 tiles apart, and the nearest two-mix chain from
+    figures on the board costs more; but the magenta made for the magenta card can make the
+    blue at once: magenta (card) onto cyan 1 MP, green onto that blue 1 MP. The bound once
+    charged cyan 3 and the optimum came out as 8."""
+    data = {
+        "mode": "team",
+        "tiles": [
+            "green",
+            "cyan",
+            "yellow",
+            "blue",
+            "cyan",
+            "blue",
+            "magenta",
+            "red",
+            "magenta",
+            None,
+            "magenta",
+            None,
+        ],
+        "cat": 9,
+        "supply": {"red": 2, "yellow": 2, "green": 2, "cyan": 2, "blue": 2, "magenta": 1},
+        "cards": [{"colour": "magenta"}, {"colour": "red"}, {"colour": "cyan"}],
+    }
+    pos = position_from_json(data)
+    plan = [mv("mix", 6, 2), mv("mix", 3, 2), mv("mix", 2, 1), mv("mix", 0, 1)]
+    assert replay(pos, plan) == (7, 8)
+    assert oracle(pos, 8) == 7
+    sol = solve(pos, max_cost=10)
+    assert sol.min_cost == 7 and replay(pos, sol.moves) == (7, sol.removed)
+    assert min(sol.exact_totals) == 7
 
 
 def test_straight_away_can_make_a_removed_card_cost_more():

@@ -15,9 +15,10 @@ rule, a solution is a sequence of chains, each ending in a completed card.
 
 The optimum comes from A* with a cheap admissible bound: every open card needs its own
 completing move, costing at least the distance between two parent figures, or the cheapest
-two-mix chain, or 3 for longer chains (1 when another open card is one of its parents); the
-cat covers at most one card at its own price; a product owed a use needs its distance to a
-partner plus its colour-circle distance to an open card. Exact totals and removed-figure
+two-mix chain, or 3 for longer chains (less when another open card's figure, whose placing
+move that card pays for, is a parent or grandparent); the cat covers at most one card at its
+own price; a product owed a use needs its distance to a partner plus its colour-circle
+distance to an open card. Exact totals and removed-figure
 counts come from a memoised depth-first profile of every completion cost within a budget,
 pruned by the same bound.
 """
@@ -269,6 +270,9 @@ class _Search:
                         have[c] = grew = True
         match, kcol, kmask, anywhere = self.match, self.kcol, self.kmask, self.anywhere
         open_colours = {kcol[k] for k in open_}
+        ncol = [0] * 6
+        for k in open_:
+            ncol[kcol[k]] += 1
         dist = _DIST
         catk = self.catk
         total, saving = 0, 0
@@ -290,6 +294,11 @@ class _Search:
                     m = direct
                 else:
                     m = min(direct, self._two_mixes(at, supply, k, pa, pb), 3)
+                    # the two-mix chain's first mix may start from another open card's
+                    # figure (a grandparent colour): its placing move is that card's, so
+                    # only this card's two mixes remain, at least 1 MP each
+                    if m > 2 and (ncol[x] > 1 or ncol[(x - 2) % 6] or ncol[(x + 2) % 6]):
+                        m = 2
                 if m > 1 and (pa in open_colours or pb in open_colours):
                     m = min(m, self._via_card(s, at, occ, k, pa, pb, open_colours))
             else:
