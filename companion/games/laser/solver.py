@@ -135,6 +135,14 @@ class Solution:
 State = tuple
 
 
+_FULL = (1 << TILES) - 1
+
+
+def _near(mask: int) -> int:
+    """The tiles next to any tile in `mask` (the circle wraps)."""
+    return ((mask << 1) | (mask >> 1) | (mask >> (TILES - 1)) | (mask << (TILES - 1))) & _FULL
+
+
 class _Search:
     def __init__(self, pos: Position, straight_away: bool = True) -> None:
         self.pos = pos
@@ -294,10 +302,14 @@ class _Search:
                     m = direct
                 else:
                     m = min(direct, self._two_mixes(at, supply, k, pa, pb), 3)
-                    # the two-mix chain's first mix may start from another open card's
-                    # figure (a grandparent colour): its placing move is that card's, so
-                    # only this card's two mixes remain, at least 1 MP each
-                    if m > 2 and (ncol[x] > 1 or ncol[(x - 2) % 6] or ncol[(x + 2) % 6]):
+                    # the two-mix chain's first mix may take another open card's figure (a
+                    # grandparent colour), which that card pays to place: then only this
+                    # card's two mixes remain, 2 MP if both can be one tile long
+                    if (
+                        m > 2
+                        and (ncol[x] > 1 or ncol[(x - 2) % 6] or ncol[(x + 2) % 6])
+                        and self._short_chain_via_card(at, occ, supply, open_, k, x)
+                    ):
                         m = 2
                 if m > 1 and (pa in open_colours or pb in open_colours):
                     m = min(m, self._via_card(s, at, occ, k, pa, pb, open_colours))
@@ -383,6 +395,26 @@ class _Search:
                         if v < best:
                             best = v
         return best
+
+    def _short_chain_via_card(self, at, occ: int, supply, open_, k: int, x: int) -> bool:
+        """Whether card k can be placed by two one-tile mixes whose first takes another open
+        card's figure: that figure stands on a tile occupied now with its card's floor."""
+        kcol, kmask = self.kcol, self.kmask
+        where = [sum(1 << t for t in at[c]) for c in range(6)]
+        for j in set(open_):
+            c = kcol[j]
+            if (c - x) % 6 in (0, 2, 4) and (j != k or open_.count(k) > 1):
+                where[c] |= occ & kmask[j]
+        km = kmask[k]
+        for h, o in (((x - 1) % 6, (x + 1) % 6), ((x + 1) % 6, (x - 1) % 6)):
+            if not supply[h] or not at[o]:
+                continue
+            g1, g2 = where[(h - 1) % 6], where[(h + 1) % 6]
+            # tiles where a one-tile first mix can leave h, then o one tile away meets it
+            made = (g1 & _near(g2)) | (g2 & _near(g1))
+            if made & km & _near(where[o]) or made & _near(where[o] & km):
+                return True
+        return False
 
     # optimum ------------------------------------------------------------------------
     def astar(self, max_cost: int) -> tuple[int | None, list[tuple[Move, State]]]:
