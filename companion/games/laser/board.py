@@ -43,6 +43,11 @@ def distance(a: int, b: int) -> int:
     return min(d, TILES - d)
 
 
+# lookup tables for the solver's inner loops
+MIXES = tuple(tuple(mix(a, b) for b in range(6)) for a in range(6))
+TILE_DISTANCE = tuple(tuple(distance(a, b) for b in range(TILES)) for a in range(TILES))
+
+
 def colour_index(name: Any, what: str = "colour") -> int:
     if isinstance(name, str) and name.strip().lower() in COLOURS:
         return COLOURS.index(name.strip().lower())

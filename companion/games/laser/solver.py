@@ -33,26 +33,31 @@ from typing import Any
 
 from companion.errors import IllegalMove
 
+from . import chains
 from .board import (
     COLOURS,
     COMPETITIVE,
     FLOORS,
+    MIXES,
     TEAM,
+    TILE_DISTANCE,
     TILES,
     Card,
     Position,
     distance,
-    mix,
     parents,
 )
+from .chains import INF
 
 DEFAULT_MAX_COST = 20
+# more than any round can cost: at most 10 mixes (each leaves one figure fewer) of at most
+# 6 MP the short way, and one cat move of at most 12 MP
+MOST = 100
 TEAM_BIDS = range(2, 11)
-INF = 10**6
 
-_MIX = [[mix(a, b) for b in range(6)] for a in range(6)]
+_MIX = MIXES
 _PARTNERS = [tuple(b for b in range(6) if _MIX[a][b] is not None) for a in range(6)]
-_DIST = [[distance(a, b) for b in range(TILES)] for a in range(TILES)]
+_DIST = TILE_DISTANCE
 # Colour-circle distance 0-3; an owed product of colour p needs at least this many more mixes
 # to reach an open card of colour x (2 when p == x: it must mix away and back).
 _NEED = [[(min((x - p) % 6, (p - x) % 6) or 2) for x in range(6)] for p in range(6)]
@@ -169,6 +174,9 @@ class _Search:
         )
         self.in_play = sum(1 for t in pos.tiles if t is not None) + sum(pos.supply)
         self._h: dict[State, int] = {}
+        self._parts: dict[State, tuple] = {}  # the quick bound's pieces, for the rest
+        self._refined: dict[State, tuple[int, int]] = {}  # (bound, cap it was computed to)
+        self._target_cache: dict[tuple[int, ...], list[tuple[int, ...]]] = {}
         self._profile: dict[State, tuple[int, dict[int, int]]] = {}
 
     # rules ------------------------------------------------------------------------
@@ -285,6 +293,7 @@ class _Search:
         catk = self.catk
         total, saving = 0, 0
         last = len(open_) - 1
+        ms, cs = [], []
         for i, k in enumerate(open_):
             x = kcol[k]
             pa, pb = (x - 1) % 6, (x + 1) % 6
@@ -328,10 +337,15 @@ class _Search:
                     c = min(c, catk)  # the cat may take the twin card's placed figure
                 if m - c > saving:
                     saving = m - c
+                cs.append(c)
+            else:
+                cs.append(INF)
+            ms.append(m)
             total += m
         bound = total - saving
         if bound >= INF:
             return INF
+        self._parts[s] = (at, ms, cs, total)
         while owed:
             low = owed & -owed
             owed ^= low
@@ -352,6 +366,55 @@ class _Search:
             if step + need - 1 > bound:
                 bound = step + need - 1
         return bound if bound < INF else INF
+
+    def _rest(self, s: State) -> list[int]:
+        """For each open card position i: a bound on all that is left once a chain completes
+        card i, namely the other cards' own bounds less the cat's best saving among them."""
+        _at, ms, cs, total = self._parts[s]
+        n = len(ms)
+        return [
+            total - ms[i] - max([ms[j] - cs[j] for j in range(n) if j != i] + [0]) for i in range(n)
+        ]
+
+    def refined(self, s: State, cap: int) -> int:
+        """The bound raised by the next chain (straight away only): it must complete a card
+        from the figures on the board now. Values over `cap` may read as cap + 1."""
+        got = self._refined.get(s)
+        if got is not None and (got[0] <= got[1] or got[0] > cap):
+            return got[0]
+        bound = self.h(s)
+        if self.straight_away and s[3] and bound <= cap:
+            tiles, supply, cat, open_, owed = s
+            at, _ms, cs, _total = self._parts[s]
+            head = owed.bit_length() - 1
+            rest = self._rest(s)
+            chain = chains.forward(tiles, supply, at, head, self._targets(open_), rest, cap)
+            if head < 0 and cat >= 0 and len(open_) == 1:
+                chain = min(chain, cs[0])  # or the cat takes the last card
+            bound = max(bound, chain)
+        self._refined[s] = (bound, cap)
+        return bound
+
+    def chain_bounds(self, s: State, cap: int) -> tuple[list[int], dict[int, int], dict[int, int]]:
+        """Bounds for every state of a chain started from `s` (straight away): (to go from
+        each (colour, tile) node, to go once a mix completes each card kind, to go once the
+        cat completes each card kind). The cards' own bounds from `s` stay valid later on:
+        the moves in between belong to the chain's card."""
+        tiles, supply, _cat, open_, _owed = s
+        self.h(s)
+        at, ms, _cs, total = self._parts[s]
+        rest = self._rest(s)
+        togo = chains.backward(tiles, supply, at, self._targets(open_), rest, cap)
+        after = {k: rest[i] for i, k in enumerate(open_)}
+        after_cat = {k: total - ms[i] for i, k in enumerate(open_)}
+        return togo, after, after_cat
+
+    def _targets(self, open_: tuple[int, ...]) -> list[tuple[int, ...]]:
+        got = self._target_cache.get(open_)
+        if got is None:
+            got = chains.targets_for([(self.kcol[k], self.kmask[k]) for k in open_])
+            self._target_cache[open_] = got
+        return got
 
     def _via_card(self, s: State, at, occ: int, k: int, pa: int, pb: int, open_colours) -> int:
         """Bound for completing card k with another open card's figure as one parent: that
@@ -419,7 +482,11 @@ class _Search:
     # optimum ------------------------------------------------------------------------
     def astar(self, max_cost: int) -> tuple[int | None, list[tuple[Move, State]]]:
         """The optimal cost and a path (moves with the states they lead to) to the goal
-        state removing most figures among all optimal ones."""
+        state removing most figures among all optimal ones.
+
+        With "straight away", a state between chains gets the refined bound when it comes
+        up, and the states inside a chain take theirs from one backward pass made where the
+        chain starts; otherwise every state gets the quick bound."""
         start = self.start
         h0 = self.h(start)
         if h0 > max_cost:
@@ -430,6 +497,8 @@ class _Search:
         parent: dict[State, tuple[State, tuple] | None] = {start: None}
         found: int | None = None
         goals: list[State] = []
+        in_chain: dict[State, tuple] = {}  # a state inside a chain: its chain's bounds
+        straight = self.straight_away
         while heap:
             f, g, _, s = heapq.heappop(heap)
             g = -g
@@ -437,17 +506,40 @@ class _Search:
                 break
             if g > best[s]:
                 continue
+            limit = max_cost if found is None else found
+            if straight and not s[4]:
+                hs = self.refined(s, limit - g)
+                if g + hs > f:
+                    if g + hs <= limit:
+                        heapq.heappush(heap, (g + hs, -g, next(counter), s))
+                    continue
             if self.is_goal(s):
                 found = g if found is None else found
                 goals.append(s)
                 continue
+            hs = f - g
+            chain = None
+            if straight:
+                chain = in_chain.get(s) or self.chain_bounds(s, limit - g - 1)
             for step, cost, ns in self.successors(s, long_way=False):
                 ng = g + cost
-                if ng > max_cost or ng >= best.get(ns, INF):
+                if ng > limit or ng >= best.get(ns, INF):
                     continue
-                hn = self.h(ns)
-                if ng + hn > max_cost or (found is not None and ng + hn > found):
+                if chain is None:
+                    hn = self.h(ns)
+                else:
+                    togo, after, after_cat = chain
+                    if ns[4]:
+                        hn = togo[ns[0][step[2]] * TILES + step[2]]
+                    elif step[0] == "mix":
+                        hn = after[step[5]]
+                    else:
+                        hn = after_cat[step[5]]
+                    hn = max(hn, hs - cost)
+                if ng + hn > limit:
                     continue
+                if chain is not None and ns[4]:
+                    in_chain[ns] = chain
                 best[ns] = ng
                 parent[ns] = (s, step)
                 heapq.heappush(heap, (ng + hn, -ng, next(counter), ns))
@@ -510,7 +602,7 @@ class _Search:
             s = stack.pop()
             if self.is_goal(s):
                 return True
-            if s in seen or self.h(s) >= INF:
+            if s in seen or self.refined(s, MOST) > MOST:
                 continue
             seen.add(s)
             for _move, _cost, ns in self.successors(s, long_way=False):
@@ -538,7 +630,7 @@ def solve(
         prof = search.profile(search.start, TEAM_BIDS[-1])
         exact = tuple(sorted(t for t in prof if t in TEAM_BIDS))
     if cost is None:
-        impossible = search.h(search.start) >= INF or not search.feasible()
+        impossible = not search.feasible()
         return Solution(None, (), 0, 0, impossible, exact)
     moves = tuple(m for m, _ in path)
     removed = sum(m.removed for m in moves)
