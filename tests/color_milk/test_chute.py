@@ -1,6 +1,5 @@
 """The chute sensor's readings numbered into the round's tray slots."""
 
-
 from companion.events import BallSeen, ButtonPressed
 from companion.games.color_milk.chute import ChuteSlots
 from companion.games.color_milk.rules import SENSOR_MAX

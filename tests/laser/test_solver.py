@@ -335,10 +335,11 @@ def test_exact_totals_removed_figures_and_the_bound_match_the_brute_force(
     budget = 8
     want, to_go = oracle_profile(pos, budget, straight_away)
     assert exact_profile(pos, budget, straight_away) == want
-    sol = solve(pos, max_cost=budget, totals=False, straight_away=straight_away)
+    sol = solve(pos, max_cost=budget, totals=True, straight_away=straight_away)
     assert sol.min_cost == (min(want) if want else None)
     if want:
         assert sol.removed == sol.max_removed == want[sol.min_cost]
+    assert [t for t in sol.exact_totals if t <= budget] == [t for t in want if t >= 2]
     # no bound overestimates the cost to finish from any state on the way
     search = _Search(pos, straight_away)
     for oracle_state, cost in to_go.items():

@@ -13,7 +13,10 @@ pytestmark = pytest.mark.ui
 def run(*args, env):
     return subprocess.run(
         [sys.executable, "-m", "companion", "run", *args],
-        capture_output=True, text=True, timeout=180, env=env,
+        capture_output=True,
+        text=True,
+        timeout=180,
+        env=env,
     )
 
 
@@ -27,8 +30,11 @@ def test_screenshot_renders_the_start_screen_and_exits(tmp_path):
 
 
 def test_without_a_display_it_says_so_in_one_line_and_plays_the_demo(tmp_path):
-    env = {k: v for k, v in os.environ.items()
-           if k not in {"DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER"}}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in {"DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER"}
+    }
     env["COMPANION_DATA_DIR"] = str(tmp_path / "d")
     r = run(env=env)
     first = r.stdout.splitlines()[0]

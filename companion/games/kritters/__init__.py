@@ -39,7 +39,6 @@ OPTIONS = (
 )
 
 
-
 def prepare_options(log, players, options):
     """Called by the set-up screen: a solo game carries the player's best score to beat."""
     return solo_options(log, players[0], options) if len(players) == 1 else options

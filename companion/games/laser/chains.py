@@ -28,6 +28,10 @@ _STEPS = tuple(
     tuple((b, MIXES[a][b]) for b in range(6) if MIXES[a][b] is not None) for a in range(6)
 )
 _DIST = TILE_DISTANCE
+# the other tiles by distance from each tile: (distance, tile), nearest first
+_BY_DISTANCE = tuple(
+    tuple(sorted((_DIST[t][u], u) for u in range(TILES) if u != t)) for t in range(TILES)
+)
 
 
 def targets_for(cards: Sequence[tuple[int, int]]) -> list[tuple[int, ...]]:
@@ -119,7 +123,6 @@ def backward(
     """For every node, the least cost of going on from it to a completed card, plus that
     card's offset (INF past `cap`). Computed on one board, it bounds every later state of a
     chain started there: those boards only lack figures the relaxation may reuse anyway."""
-    occupied = [t for t in range(TILES) if tiles[t] >= 0]
     togo = [INF] * NODES
     buckets: list[list[int]] = [[] for _ in range(cap + 1)]
 
@@ -131,9 +134,11 @@ def backward(
         b = tiles[t]
         if b in (pa, pb):  # the product, of the other parent, moved onto the figure on t
             a = (pb if b == pa else pa) * TILES
-            for u in occupied:
-                v = base + dt[u]
-                if u != t and v <= cap and v < togo[a + u]:
+            for d, u in _BY_DISTANCE[t]:
+                v = base + d
+                if v > cap:
+                    break
+                if tiles[u] >= 0 and v < togo[a + u]:
                     togo[a + u] = v
                     buckets[v].append(a + u)
         for a, b in ((pa, pb), (pb, pa)):  # a figure of b moved onto a product of a on t
@@ -149,7 +154,9 @@ def backward(
     for node in range(NODES):
         done = targets[node]
         if done and supply[node // TILES] and tiles[node % TILES] >= 0:
-            reach(node, min(offsets[i] for i in done))
+            base = min(offsets[i] for i in done)
+            if base < cap:
+                reach(node, base)
     for level in range(cap + 1):
         for node in buckets[level]:
             if togo[node] == level and supply[node // TILES] and not targets[node]:

@@ -176,8 +176,10 @@ class _Search:
         self._h: dict[State, int] = {}
         self._parts: dict[State, tuple] = {}  # the quick bound's pieces, for the rest
         self._refined: dict[State, tuple[int, int]] = {}  # (bound, cap it was computed to)
+        self._chains: dict[State, tuple[int, tuple]] = {}  # (cap, chain_bounds)
         self._target_cache: dict[tuple[int, ...], list[tuple[int, ...]]] = {}
         self._profile: dict[State, tuple[int, dict[int, int]]] = {}
+        self._spends: dict[tuple[State, int], bool] = {}
 
     # rules ------------------------------------------------------------------------
     def removed(self, s: State) -> int:
@@ -188,45 +190,51 @@ class _Search:
     def is_goal(s: State) -> bool:
         return not s[3] and not s[4]
 
-    def successors(self, s: State, long_way: bool) -> Iterable[tuple[tuple, int, State]]:
-        """(step, cost, next state) for every legal move; a step is the light tuple
-        (kind, src, dst, steps, clockwise, completed card kind or -1), see make_move."""
+    def successors(
+        self, s: State, long_way: bool, budget: int = INF
+    ) -> Iterable[tuple[tuple, int, State]]:
+        """(step, cost, next state) for every legal move costing at most `budget`; a step is
+        the light tuple (kind, src, dst, steps, clockwise, completed card kind or -1), see
+        make_move."""
         tiles, supply, cat, open_, owed = s
         kinds, match = self.kinds, self.match
         occupied = [t for t in range(TILES) if tiles[t] >= 0]
         # straight away: a product owed a use must take part in the very next mix
         must = owed.bit_length() - 1 if (owed and self.straight_away) else -1
+        if must >= 0:
+            pairs = [(must, t) for t in occupied] + [(t, must) for t in occupied if t != must]
+        else:
+            pairs = [(a, b) for a in occupied for b in occupied]
         half = TILES // 2
-        for src in occupied:
-            a = tiles[src]
-            mix_a = _MIX[a]
-            for dst in occupied:
-                p = mix_a[tiles[dst]]
-                if p is None or not supply[p] or (must >= 0 and must != src and must != dst):
-                    continue  # no mix, or nothing placed (serves no card), or not straight away
-                done = -1
-                for k in open_:
-                    if kinds[k].colour == p and match[k][dst]:
-                        done = k
-                        break
-                new_tiles = list(tiles)
-                new_tiles[src] = -1
-                new_tiles[dst] = p
-                new_supply = list(supply)
-                new_supply[p] -= 1
-                new_owed = owed & ~((1 << src) | (1 << dst))
-                if done < 0:
-                    new_owed |= 1 << dst
-                    new_open = open_
-                else:
-                    i = open_.index(done)
-                    new_open = open_[:i] + open_[i + 1 :]
-                ns = (tuple(new_tiles), tuple(new_supply), cat, new_open, new_owed)
-                short = _DIST[src][dst]
-                cw = (dst - src) % TILES == short
-                yield ("mix", src, dst, short, cw, done), short, ns
-                if long_way and short != half:
-                    yield ("mix", src, dst, TILES - short, not cw, done), TILES - short, ns
+        for src, dst in pairs:
+            p = _MIX[tiles[src]][tiles[dst]]
+            if p is None or not supply[p]:
+                continue  # no mix, or nothing placed (which serves no card)
+            short = _DIST[src][dst]
+            if short > budget:
+                continue
+            done = -1
+            for k in open_:
+                if kinds[k].colour == p and match[k][dst]:
+                    done = k
+                    break
+            new_tiles = list(tiles)
+            new_tiles[src] = -1
+            new_tiles[dst] = p
+            new_supply = list(supply)
+            new_supply[p] -= 1
+            new_owed = owed & ~((1 << src) | (1 << dst))
+            if done < 0:
+                new_owed |= 1 << dst
+                new_open = open_
+            else:
+                i = open_.index(done)
+                new_open = open_[:i] + open_[i + 1 :]
+            ns = (tuple(new_tiles), tuple(new_supply), cat, new_open, new_owed)
+            cw = (dst - src) % TILES == short
+            yield ("mix", src, dst, short, cw, done), short, ns
+            if long_way and short != half and TILES - short <= budget:
+                yield ("mix", src, dst, TILES - short, not cw, done), TILES - short, ns
         if cat >= 0 and must < 0:
             catk = self.catk
             for i, k in enumerate(open_):
@@ -236,15 +244,15 @@ class _Search:
                 mk = match[k]
                 rest = open_[:i] + open_[i + 1 :]
                 for t in occupied:
-                    if tiles[t] != x or not mk[t]:
+                    short = _DIST[cat][t]
+                    if tiles[t] != x or not mk[t] or short * catk > budget:
                         continue
                     new_tiles = list(tiles)
                     new_tiles[t] = -1
                     ns = (tuple(new_tiles), supply, -1, rest, owed & ~(1 << t))
-                    short = _DIST[cat][t]
                     cw = (t - cat) % TILES == short
                     yield ("cat", cat, t, short, cw, k), short * catk, ns
-                    if long_way and short != half:
+                    if long_way and short != half and (TILES - short) * catk <= budget:
                         yield ("cat", cat, t, TILES - short, not cw, k), (TILES - short) * catk, ns
 
     def make_move(self, s: State, step: tuple) -> Move:
@@ -400,6 +408,9 @@ class _Search:
         each (colour, tile) node, to go once a mix completes each card kind, to go once the
         cat completes each card kind). The cards' own bounds from `s` stay valid later on:
         the moves in between belong to the chain's card."""
+        got = self._chains.get(s)
+        if got is not None and got[0] >= cap:
+            return got[1]
         tiles, supply, _cat, open_, _owed = s
         self.h(s)
         at, ms, _cs, total = self._parts[s]
@@ -407,6 +418,7 @@ class _Search:
         togo = chains.backward(tiles, supply, at, self._targets(open_), rest, cap)
         after = {k: rest[i] for i, k in enumerate(open_)}
         after_cat = {k: total - ms[i] for i, k in enumerate(open_)}
+        self._chains[s] = (cap, (togo, after, after_cat))
         return togo, after, after_cat
 
     def _targets(self, open_: tuple[int, ...]) -> list[tuple[int, ...]]:
@@ -521,9 +533,9 @@ class _Search:
             chain = None
             if straight:
                 chain = in_chain.get(s) or self.chain_bounds(s, limit - g - 1)
-            for step, cost, ns in self.successors(s, long_way=False):
+            for step, cost, ns in self.successors(s, False, limit - g):
                 ng = g + cost
-                if ng > limit or ng >= best.get(ns, INF):
+                if ng >= best.get(ns, INF):
                     continue
                 if chain is None:
                     hn = self.h(ns)
@@ -555,28 +567,70 @@ class _Search:
         return found, path[::-1]
 
     # exact totals ---------------------------------------------------------------------
-    def profile(self, s: State, budget: int) -> dict[int, int]:
+    def profile(self, s: State, budget: int, chain: tuple | None = None) -> dict[int, int]:
         """Every exact cost <= budget that completes the round from `s`, each with the most
-        figures removed (counted from the start of the round) at that cost."""
+        figures removed (counted from the start of the round) at that cost. `chain`: the
+        bounds of the chain `s` is in, if known (see astar)."""
         if self.is_goal(s):
             return {0: self.removed(s)}
-        if self.h(s) > budget:
-            return {}
         memo = self._profile.get(s)
         if memo is not None and memo[0] >= budget:
             if memo[0] == budget:
                 return memo[1]
             return {c: r for c, r in memo[1].items() if c <= budget}
+        if chain is None:
+            if self.refined(s, budget) > budget:
+                return {}
+            if self.straight_away:
+                chain = self.chain_bounds(s, budget)
         out: dict[int, int] = {}
-        for _move, cost, ns in self.successors(s, long_way=True):
-            if cost > budget:
-                continue
-            for c, r in self.profile(ns, budget - cost).items():
+        for step, cost, ns in self.successors(s, True, budget):
+            left = budget - cost
+            if chain is not None:
+                togo, after, after_cat = chain
+                if ns[4]:
+                    bound = togo[ns[0][step[2]] * TILES + step[2]]
+                else:
+                    bound = (after if step[0] == "mix" else after_cat)[step[5]]
+                if bound > left:
+                    continue
+            for c, r in self.profile(ns, left, chain if ns[4] else None).items():
                 total = c + cost
                 if r > out.get(total, -1):
                     out[total] = r
         self._profile[s] = (budget, out)
         return out
+
+    def spends(self, s: State, left: int, chain: tuple | None = None) -> bool:
+        """Whether exactly `left` more MP can complete the round from `s` (depth-first, stops
+        at the first way found; both answers are remembered)."""
+        if self.is_goal(s):
+            return left == 0
+        known = self._spends.get((s, left))
+        if known is not None:
+            return known
+        if chain is None:
+            if self.refined(s, left) > left:
+                self._spends[s, left] = False
+                return False
+            if self.straight_away:
+                chain = self.chain_bounds(s, max(left, TEAM_BIDS[-1]))
+        ok = False
+        for step, cost, ns in self.successors(s, True, left):
+            rest = left - cost
+            if chain is not None:
+                togo, after, after_cat = chain
+                if ns[4]:
+                    bound = togo[ns[0][step[2]] * TILES + step[2]]
+                else:
+                    bound = (after if step[0] == "mix" else after_cat)[step[5]]
+                if bound > rest:
+                    continue
+            if self.spends(ns, rest, chain if ns[4] else None):
+                ok = True
+                break
+        self._spends[s, left] = ok
+        return ok
 
     def path_for(self, total: int) -> list[Move] | None:
         """A legal move list costing exactly `total` that removes the most figures."""
@@ -595,19 +649,30 @@ class _Search:
         return moves
 
     def feasible(self) -> bool:
-        """Whether any solution exists at any cost (depth-first, cost ignored)."""
+        """Whether any solution exists at any cost: depth-first with the costs ignored, dead
+        states cut by the same bounds as the A* search."""
         seen: set[State] = set()
-        stack = [self.start]
+        stack: list[tuple[State, tuple | None]] = [(self.start, None)]
         while stack:
-            s = stack.pop()
+            s, chain = stack.pop()
             if self.is_goal(s):
                 return True
-            if s in seen or self.refined(s, MOST) > MOST:
+            if s in seen:
                 continue
             seen.add(s)
-            for _move, _cost, ns in self.successors(s, long_way=False):
-                if ns not in seen:
-                    stack.append(ns)
+            if chain is None:
+                if self.refined(s, MOST) > MOST:
+                    continue
+                if self.straight_away:
+                    chain = self.chain_bounds(s, MOST)
+            for step, _cost, ns in self.successors(s, long_way=False):
+                if ns in seen:
+                    continue
+                if chain is not None and ns[4]:
+                    if chain[0][ns[0][step[2]] * TILES + step[2]] <= MOST:
+                        stack.append((ns, chain))
+                else:
+                    stack.append((ns, None))
         return False
 
 
@@ -627,8 +692,8 @@ def solve(
         totals = pos.mode == TEAM
     exact: tuple[int, ...] = ()
     if totals and search.h(search.start) < INF:
-        prof = search.profile(search.start, TEAM_BIDS[-1])
-        exact = tuple(sorted(t for t in prof if t in TEAM_BIDS))
+        least = cost if cost is not None else max_cost + 1
+        exact = tuple(t for t in TEAM_BIDS if t >= least and search.spends(search.start, t))
     if cost is None:
         impossible = not search.feasible()
         return Solution(None, (), 0, 0, impossible, exact)
