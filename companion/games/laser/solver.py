@@ -202,14 +202,19 @@ class _Search:
         # straight away: a product owed a use must take part in the very next mix
         must = owed.bit_length() - 1 if (owed and self.straight_away) else -1
         if must >= 0:
-            pairs = [(must, t) for t in occupied] + [(t, must) for t in occupied if t != must]
+            mixes = _MIX[tiles[must]]
+            pairs = [(must, t) for t in occupied if mixes[tiles[t]] is not None]
+            pairs += [(t, must) for _, t in pairs]
         else:
-            pairs = [(a, b) for a in occupied for b in occupied]
+            at: list[list[int]] = [[], [], [], [], [], []]
+            for t in occupied:
+                at[tiles[t]].append(t)
+            pairs = [(a, b) for a in occupied for c in _PARTNERS[tiles[a]] for b in at[c]]
         half = TILES // 2
         for src, dst in pairs:
             p = _MIX[tiles[src]][tiles[dst]]
-            if p is None or not supply[p]:
-                continue  # no mix, or nothing placed (which serves no card)
+            if not supply[p]:
+                continue  # the mix would place nothing, which serves no card
             short = _DIST[src][dst]
             if short > budget:
                 continue
