@@ -70,7 +70,9 @@ def main(argv=None) -> int:
             unsolved = sum(s.min_cost is None for s in sols)
             print(line(mode, cards, wall, cpu, unsolved))
             if mode == COMPETITIVE and cards == 2:
-                solved = [(p, s.min_cost) for p, s in zip(positions, sols) if s.min_cost]
+                solved = [
+                    (p, s.min_cost) for p, s in zip(positions, sols, strict=True) if s.min_cost
+                ]
     wall, cpu, _ = timed(lambda p=p, c=c: propose_removed(p, c + PROPOSAL_SLACK) for p, c in solved)
     print(line(f"proposal +{PROPOSAL_SLACK}", 2, wall, cpu))
     return 0

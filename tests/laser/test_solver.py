@@ -22,6 +22,7 @@ from companion.games.laser.board import (
 )
 from companion.games.laser.positions import random_position
 from companion.games.laser.solver import (
+    MOST,
     _Search,
     exact_profile,
     max_removed_for,
@@ -395,6 +396,65 @@ def test_optimum_of_full_tables_matches_the_brute_force_oracle(seed, mode, cards
     """Full tables, where long chains and the chain bounds matter most."""
     pos = random_position(random.Random(seed), mode, cards)
     assert solve(pos, max_cost=12, totals=False).min_cost == oracle(pos, 12)
+
+
+def test_a_colour_without_spares_counts_its_figures_but_the_cat_may_spare_one():
+    """No red spares and one red figure, which both the yellow and the magenta card would
+    need for their last mix: one card must go to the cat, and here that is the cheap way.
+    red onto green makes yellow (1 MP), the cat takes the magenta beside it (2 MP)."""
+    data = {
+        "mode": "team",
+        "tiles": [
+            None,
+            "magenta",
+            "red",
+            "green",
+            "cyan",
+            "yellow",
+            "cyan",
+            "yellow",
+            "green",
+            "cyan",
+            "yellow",
+            "green",
+        ],
+        "cat": 0,
+        "supply": {"red": 0, "yellow": 1, "green": 1, "cyan": 1, "blue": 2, "magenta": 2},
+        "cards": [{"colour": "yellow"}, {"colour": "magenta"}],
+    }
+    pos = position_from_json(data)
+    assert oracle(pos, 10) == 3
+    sol = solve(pos)
+    assert sol.min_cost == 3 and replay(pos, sol.moves) == (3, 3)
+
+
+def test_a_colour_without_spares_needed_more_often_than_it_stands_is_impossible():
+    """No red spares: the red card must go to the cat, which takes one of the two reds, and
+    the magenta and yellow cards both need red for their last mix. Three reds, two on the
+    board. The brute force agrees, searching past the dearest round there can be."""
+    data = {
+        "mode": "team",
+        "tiles": [
+            "magenta",
+            "red",
+            "magenta",
+            "green",
+            "blue",
+            "red",
+            "blue",
+            "cyan",
+            "cyan",
+            None,
+            "yellow",
+            "cyan",
+        ],
+        "cat": 9,
+        "supply": {"red": 0, "yellow": 2, "green": 2, "cyan": 1, "blue": 1, "magenta": 2},
+        "cards": ["magenta", "yellow", "red"],
+    }
+    pos = position_from_json(data)
+    assert oracle(pos, MOST) is None
+    assert solve(pos).impossible
 
 
 def test_a_chain_needs_a_figure_on_the_board_for_each_mix():

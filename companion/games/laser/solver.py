@@ -148,6 +148,23 @@ def _near(mask: int) -> int:
     return ((mask << 1) | (mask >> 1) | (mask >> (TILES - 1)) | (mask << (TILES - 1))) & _FULL
 
 
+def _short_of_figures(at, supply, ncol, cat_free: bool) -> bool:
+    """Whether counting alone shows the open cards cannot all be completed. A card a mix
+    completes takes a spare of its colour, and the cat completes one card at most. A colour
+    with no spare left cannot be made, so the figures of it the cards need must stand on
+    the board already: one for its own card (the cat's, then) and one for the last mix of
+    each card it is a parent of, but for one such card the cat may take instead."""
+    if sum(max(0, ncol[c] - supply[c]) for c in range(6)) > cat_free:
+        return True
+    for z in range(6):
+        if not supply[z]:
+            need = ncol[(z - 1) % 6] + ncol[(z + 1) % 6]
+            need += ncol[z] if ncol[z] else -cat_free
+            if need > len(at[z]):
+                return True
+    return False
+
+
 class _Search:
     def __init__(self, pos: Position, straight_away: bool = True) -> None:
         self.pos = pos
@@ -302,6 +319,8 @@ class _Search:
         ncol = [0] * 6
         for k in open_:
             ncol[kcol[k]] += 1
+        if _short_of_figures(at, supply, ncol, cat >= 0):
+            return INF
         dist = _DIST
         catk = self.catk
         total, saving = 0, 0
