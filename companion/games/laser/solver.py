@@ -13,14 +13,20 @@ mix). The search carries this as a mask of tiles holding a product still owed a 
 move lists it returns and the exact totals it reports are all legal at the table. With the
 rule, a solution is a sequence of chains, each ending in a completed card.
 
-The optimum comes from A* with a cheap admissible bound: every open card needs its own
-completing move, costing at least the distance between two parent figures, or the cheapest
-two-mix chain, or 3 for longer chains (less when another open card's figure, whose placing
-move that card pays for, is a parent or grandparent); the cat covers at most one card at its
-own price; a product owed a use needs its distance to a partner plus its colour-circle
-distance to an open card. Exact totals and removed-figure
-counts come from a memoised depth-first profile of every completion cost within a budget,
-pruned by the same bound.
+The optimum comes from A* with two admissible bounds. The quick bound charges every open
+card its own completing move: at least the distance between two parent figures, or the
+cheapest two-mix chain, or 3 for longer chains (less when another open card's figure, whose
+placing move that card pays for, is a parent or grandparent); the cat covers at most one
+card at its own price; counting spares rules out hopeless states. With "straight away" the
+chain bounds (chains.py) lift it: the next chain must complete some card using only the
+figures standing on the board, then the other cards cost at least their quick bound. A state
+between chains gets the forward chain bound when it comes up; the states inside a chain read
+theirs from one backward pass made where the chain starts.
+
+Exact totals come from a depth-first search per bid that stops at the first way found, the
+removed-figure counts per cost from a memoised depth-first profile of every completion within
+a budget, and impossibility from a depth-first search with the costs ignored; all three are
+pruned by the same bounds.
 """
 
 from __future__ import annotations
@@ -445,6 +451,14 @@ class _Search:
         self._chains[s] = (cap, (togo, after, after_cat))
         return togo, after, after_cat
 
+    @staticmethod
+    def in_chain(chain: tuple, step: tuple, ns: State) -> int:
+        """The bound of `ns`, reached by `step`, read from the chain bounds of its parent."""
+        togo, after, after_cat = chain
+        if ns[4]:
+            return togo[ns[0][step[2]] * TILES + step[2]]
+        return (after if step[0] == "mix" else after_cat)[step[5]]
+
     def _targets(self, open_: tuple[int, ...]) -> list[tuple[int, ...]]:
         got = self._target_cache.get(open_)
         if got is None:
@@ -533,7 +547,7 @@ class _Search:
         parent: dict[State, tuple[State, tuple] | None] = {start: None}
         found: int | None = None
         goals: list[State] = []
-        in_chain: dict[State, tuple] = {}  # a state inside a chain: its chain's bounds
+        chain_of: dict[State, tuple] = {}  # a state inside a chain: its chain's bounds
         straight = self.straight_away
         while heap:
             f, g, _, s = heapq.heappop(heap)
@@ -556,26 +570,19 @@ class _Search:
             hs = f - g
             chain = None
             if straight:
-                chain = in_chain.get(s) or self.chain_bounds(s, limit - g - 1)
+                chain = chain_of.get(s) or self.chain_bounds(s, limit - g - 1)
             for step, cost, ns in self.successors(s, False, limit - g):
                 ng = g + cost
                 if ng >= best.get(ns, INF):
                     continue
-                if chain is None:
-                    hn = self.h(ns)
+                if chain is not None:  # or the parent's bound less the step, if that is more
+                    hn = max(self.in_chain(chain, step, ns), hs - cost)
                 else:
-                    togo, after, after_cat = chain
-                    if ns[4]:
-                        hn = togo[ns[0][step[2]] * TILES + step[2]]
-                    elif step[0] == "mix":
-                        hn = after[step[5]]
-                    else:
-                        hn = after_cat[step[5]]
-                    hn = max(hn, hs - cost)
+                    hn = self.h(ns)
                 if ng + hn > limit:
                     continue
                 if chain is not None and ns[4]:
-                    in_chain[ns] = chain
+                    chain_of[ns] = chain
                 best[ns] = ng
                 parent[ns] = (s, step)
                 heapq.heappush(heap, (ng + hn, -ng, next(counter), ns))
@@ -610,14 +617,8 @@ class _Search:
         out: dict[int, int] = {}
         for step, cost, ns in self.successors(s, True, budget):
             left = budget - cost
-            if chain is not None:
-                togo, after, after_cat = chain
-                if ns[4]:
-                    bound = togo[ns[0][step[2]] * TILES + step[2]]
-                else:
-                    bound = (after if step[0] == "mix" else after_cat)[step[5]]
-                if bound > left:
-                    continue
+            if chain is not None and self.in_chain(chain, step, ns) > left:
+                continue
             for c, r in self.profile(ns, left, chain if ns[4] else None).items():
                 total = c + cost
                 if r > out.get(total, -1):
@@ -642,14 +643,8 @@ class _Search:
         ok = False
         for step, cost, ns in self.successors(s, True, left):
             rest = left - cost
-            if chain is not None:
-                togo, after, after_cat = chain
-                if ns[4]:
-                    bound = togo[ns[0][step[2]] * TILES + step[2]]
-                else:
-                    bound = (after if step[0] == "mix" else after_cat)[step[5]]
-                if bound > rest:
-                    continue
+            if chain is not None and self.in_chain(chain, step, ns) > rest:
+                continue
             if self.spends(ns, rest, chain if ns[4] else None):
                 ok = True
                 break
@@ -692,11 +687,8 @@ class _Search:
             for step, _cost, ns in self.successors(s, long_way=False):
                 if ns in seen:
                     continue
-                if chain is not None and ns[4]:
-                    if chain[0][ns[0][step[2]] * TILES + step[2]] <= MOST:
-                        stack.append((ns, chain))
-                else:
-                    stack.append((ns, None))
+                if chain is None or self.in_chain(chain, step, ns) <= MOST:
+                    stack.append((ns, chain if ns[4] else None))
         return False
 
 
