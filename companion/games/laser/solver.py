@@ -35,7 +35,7 @@ import heapq
 import itertools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from companion.errors import IllegalMove
 
@@ -171,6 +171,27 @@ def _short_of_figures(at, supply, ncol, cat_free: bool) -> bool:
     return False
 
 
+class _Parts(NamedTuple):
+    """The quick bound's pieces for one state, which the chain bounds build on."""
+
+    at: list[list[int]]  # tiles of each colour
+    ms: list[int]  # each open card's own bound (by position in the open cards)
+    cs: list[int]  # the cat's price for each open card (INF: it cannot)
+    total: int  # sum of ms
+    colours: list[int]  # each open card's colour
+    forced: int  # a colour with more open cards than spares (the cat must take one), or -1
+
+
+def _cat_saving(ms, cs, colours, forced: int, skip: int = -1) -> int:
+    """The most the cat saves by taking one card (not position `skip`) at its price `cs`
+    instead of the card's own bound `ms`. If colour `forced` has more open cards than spares,
+    the cat must take one of those, and may save less than nothing."""
+    cards = [j for j in range(len(ms)) if j != skip]
+    if forced < 0:
+        return max([ms[j] - cs[j] for j in cards] + [0])
+    return max([ms[j] - cs[j] for j in cards if colours[j] == forced], default=-INF)
+
+
 class _Search:
     def __init__(self, pos: Position, straight_away: bool = True) -> None:
         self.pos = pos
@@ -197,7 +218,7 @@ class _Search:
         )
         self.in_play = sum(1 for t in pos.tiles if t is not None) + sum(pos.supply)
         self._h: dict[State, int] = {}
-        self._parts: dict[State, tuple] = {}  # the quick bound's pieces, for the rest
+        self._parts: dict[State, _Parts] = {}
         self._refined: dict[State, tuple[int, int]] = {}  # (bound, cap it was computed to)
         self._chains: dict[State, tuple[int, tuple]] = {}  # (cap, chain_bounds)
         self._target_cache: dict[tuple[int, ...], list[tuple[int, ...]]] = {}
@@ -216,9 +237,14 @@ class _Search:
     def successors(
         self, s: State, long_way: bool, budget: int = INF
     ) -> Iterable[tuple[tuple, int, State]]:
-        """(step, cost, next state) for every legal move costing at most `budget`; a step is
-        the light tuple (kind, src, dst, steps, clockwise, completed card kind or -1), see
-        make_move."""
+        """(step, cost, next state) for every legal move costing at most `budget`."""
+        for step, cost in self.steps(s, long_way, budget):
+            yield step, cost, self.apply(s, step)
+
+    def steps(self, s: State, long_way: bool, budget: int = INF) -> Iterable[tuple[tuple, int]]:
+        """(step, cost) for every legal move costing at most `budget`; a step is the light
+        tuple (kind, src, dst, steps, clockwise, completed card kind or -1), see make_move.
+        The searches weigh a step before they pay for building the state it leads to."""
         tiles, supply, cat, open_, owed = s
         kinds, match = self.kinds, self.match
         occupied = [t for t in range(TILES) if tiles[t] >= 0]
@@ -236,33 +262,18 @@ class _Search:
         half = TILES // 2
         for src, dst in pairs:
             p = _MIX[tiles[src]][tiles[dst]]
-            if not supply[p]:
-                continue  # the mix would place nothing, which serves no card
             short = _DIST[src][dst]
-            if short > budget:
-                continue
+            if not supply[p] or short > budget:
+                continue  # a mix placing nothing serves no card
             done = -1
             for k in open_:
                 if kinds[k].colour == p and match[k][dst]:
                     done = k
                     break
-            new_tiles = list(tiles)
-            new_tiles[src] = -1
-            new_tiles[dst] = p
-            new_supply = list(supply)
-            new_supply[p] -= 1
-            new_owed = owed & ~((1 << src) | (1 << dst))
-            if done < 0:
-                new_owed |= 1 << dst
-                new_open = open_
-            else:
-                i = open_.index(done)
-                new_open = open_[:i] + open_[i + 1 :]
-            ns = (tuple(new_tiles), tuple(new_supply), cat, new_open, new_owed)
             cw = (dst - src) % TILES == short
-            yield ("mix", src, dst, short, cw, done), short, ns
+            yield ("mix", src, dst, short, cw, done), short
             if long_way and short != half and TILES - short <= budget:
-                yield ("mix", src, dst, TILES - short, not cw, done), TILES - short, ns
+                yield ("mix", src, dst, TILES - short, not cw, done), TILES - short
         if cat >= 0 and must < 0:
             catk = self.catk
             for i, k in enumerate(open_):
@@ -270,18 +281,36 @@ class _Search:
                     continue
                 x = kinds[k].colour
                 mk = match[k]
-                rest = open_[:i] + open_[i + 1 :]
                 for t in occupied:
                     short = _DIST[cat][t]
                     if tiles[t] != x or not mk[t] or short * catk > budget:
                         continue
-                    new_tiles = list(tiles)
-                    new_tiles[t] = -1
-                    ns = (tuple(new_tiles), supply, -1, rest, owed & ~(1 << t))
                     cw = (t - cat) % TILES == short
-                    yield ("cat", cat, t, short, cw, k), short * catk, ns
+                    yield ("cat", cat, t, short, cw, k), short * catk
                     if long_way and short != half and (TILES - short) * catk <= budget:
-                        yield ("cat", cat, t, TILES - short, not cw, k), (TILES - short) * catk, ns
+                        yield ("cat", cat, t, TILES - short, not cw, k), (TILES - short) * catk
+
+    @staticmethod
+    def apply(s: State, step: tuple) -> State:
+        """The state a legal step leads to."""
+        tiles, supply, cat, open_, owed = s
+        kind, src, dst, _steps, _cw, done = step
+        new_tiles = list(tiles)
+        new_tiles[dst] = -1
+        if done >= 0:
+            i = open_.index(done)
+            open_ = open_[:i] + open_[i + 1 :]
+        if kind == "cat":
+            return (tuple(new_tiles), supply, -1, open_, owed & ~(1 << dst))
+        p = _MIX[tiles[src]][tiles[dst]]
+        new_tiles[src] = -1
+        new_tiles[dst] = p
+        new_supply = list(supply)
+        new_supply[p] -= 1
+        owed &= ~((1 << src) | (1 << dst))
+        if done < 0:
+            owed |= 1 << dst
+        return (tuple(new_tiles), tuple(new_supply), cat, open_, owed)
 
     def make_move(self, s: State, step: tuple) -> Move:
         """The full Move for a light step taken from state `s`."""
@@ -329,7 +358,7 @@ class _Search:
             return INF
         dist = _DIST
         catk = self.catk
-        total, saving = 0, 0
+        total = 0
         last = len(open_) - 1
         ms, cs = [], []
         for i, k in enumerate(open_):
@@ -373,17 +402,18 @@ class _Search:
                     (i > 0 and open_[i - 1] == k) or (i < last and open_[i + 1] == k)
                 ):
                     c = min(c, catk)  # the cat may take the twin card's placed figure
-                if m - c > saving:
-                    saving = m - c
                 cs.append(c)
             else:
                 cs.append(INF)
             ms.append(m)
             total += m
-        bound = total - saving
+        # a colour with more open cards than spares leaves one of them to the cat
+        forced = next((c for c in range(6) if ncol[c] > supply[c]), -1)
+        colours = [kcol[k] for k in open_]
+        bound = total - _cat_saving(ms, cs, colours, forced)
         if bound >= INF:
             return INF
-        self._parts[s] = (at, ms, cs, total)
+        self._parts[s] = _Parts(at, ms, cs, total, colours, forced)
         while owed:
             low = owed & -owed
             owed ^= low
@@ -408,10 +438,10 @@ class _Search:
     def _rest(self, s: State) -> list[int]:
         """For each open card position i: a bound on all that is left once a chain completes
         card i, namely the other cards' own bounds less the cat's best saving among them."""
-        _at, ms, cs, total = self._parts[s]
-        n = len(ms)
+        p = self._parts[s]
         return [
-            total - ms[i] - max([ms[j] - cs[j] for j in range(n) if j != i] + [0]) for i in range(n)
+            p.total - p.ms[i] - _cat_saving(p.ms, p.cs, p.colours, p.forced, i)
+            for i in range(len(p.ms))
         ]
 
     def refined(self, s: State, cap: int) -> int:
@@ -423,12 +453,13 @@ class _Search:
         bound = self.h(s)
         if self.straight_away and s[3] and bound <= cap:
             tiles, supply, cat, open_, owed = s
-            at, _ms, cs, _total = self._parts[s]
+            parts = self._parts[s]
             head = owed.bit_length() - 1
             rest = self._rest(s)
-            chain = chains.forward(tiles, supply, at, head, self._targets(open_), rest, cap)
+            targets = self._targets(open_)
+            chain = chains.forward(tiles, supply, parts.at, head, targets, rest, cap)
             if head < 0 and cat >= 0 and len(open_) == 1:
-                chain = min(chain, cs[0])  # or the cat takes the last card
+                chain = min(chain, parts.cs[0])  # or the cat takes the last card
             bound = max(bound, chain)
         self._refined[s] = (bound, cap)
         return bound
@@ -443,21 +474,29 @@ class _Search:
             return got[1]
         tiles, supply, _cat, open_, _owed = s
         self.h(s)
-        at, ms, _cs, total = self._parts[s]
+        p = self._parts[s]
         rest = self._rest(s)
-        togo = chains.backward(tiles, supply, at, self._targets(open_), rest, cap)
+        togo = chains.backward(tiles, supply, p.at, self._targets(open_), rest, cap)
         after = {k: rest[i] for i, k in enumerate(open_)}
-        after_cat = {k: total - ms[i] for i, k in enumerate(open_)}
+        # once the cat has gone, every other card needs its mix (and spares for each)
+        after_cat = {
+            k: p.total - p.ms[i] if p.forced in (-1, p.colours[i]) else INF
+            for i, k in enumerate(open_)
+        }
         self._chains[s] = (cap, (togo, after, after_cat))
         return togo, after, after_cat
 
     @staticmethod
-    def in_chain(chain: tuple, step: tuple, ns: State) -> int:
-        """The bound of `ns`, reached by `step`, read from the chain bounds of its parent."""
+    def in_chain(chain: tuple, tiles: tuple[int, ...], step: tuple) -> int:
+        """The bound of the state `step` leads to from a state with `tiles`, read from the
+        chain bounds of that state."""
         togo, after, after_cat = chain
-        if ns[4]:
-            return togo[ns[0][step[2]] * TILES + step[2]]
-        return (after if step[0] == "mix" else after_cat)[step[5]]
+        kind, src, dst, _steps, _cw, done = step
+        if kind == "cat":
+            return after_cat[done]
+        if done >= 0:
+            return after[done]
+        return togo[_MIX[tiles[src]][tiles[dst]] * TILES + dst]
 
     def _targets(self, open_: tuple[int, ...]) -> list[tuple[int, ...]]:
         got = self._target_cache.get(open_)
@@ -571,17 +610,20 @@ class _Search:
             chain = None
             if straight:
                 chain = chain_of.get(s) or self.chain_bounds(s, limit - g - 1)
-            for step, cost, ns in self.successors(s, False, limit - g):
+            for step, cost in self.steps(s, False, limit - g):
                 ng = g + cost
+                if chain is not None:  # or the parent's bound less the step, if that is more
+                    hn = max(self.in_chain(chain, s[0], step), hs - cost)
+                    if ng + hn > limit:
+                        continue
+                ns = self.apply(s, step)
                 if ng >= best.get(ns, INF):
                     continue
-                if chain is not None:  # or the parent's bound less the step, if that is more
-                    hn = max(self.in_chain(chain, step, ns), hs - cost)
-                else:
+                if chain is None:
                     hn = self.h(ns)
-                if ng + hn > limit:
-                    continue
-                if chain is not None and ns[4]:
+                    if ng + hn > limit:
+                        continue
+                elif ns[4]:
                     chain_of[ns] = chain
                 best[ns] = ng
                 parent[ns] = (s, step)
@@ -615,10 +657,11 @@ class _Search:
             if self.straight_away:
                 chain = self.chain_bounds(s, budget)
         out: dict[int, int] = {}
-        for step, cost, ns in self.successors(s, True, budget):
+        for step, cost in self.steps(s, True, budget):
             left = budget - cost
-            if chain is not None and self.in_chain(chain, step, ns) > left:
+            if chain is not None and self.in_chain(chain, s[0], step) > left:
                 continue
+            ns = self.apply(s, step)
             for c, r in self.profile(ns, left, chain if ns[4] else None).items():
                 total = c + cost
                 if r > out.get(total, -1):
@@ -641,10 +684,11 @@ class _Search:
             if self.straight_away:
                 chain = self.chain_bounds(s, max(left, TEAM_BIDS[-1]))
         ok = False
-        for step, cost, ns in self.successors(s, True, left):
+        for step, cost in self.steps(s, True, left):
             rest = left - cost
-            if chain is not None and self.in_chain(chain, step, ns) > rest:
+            if chain is not None and self.in_chain(chain, s[0], step) > rest:
                 continue
+            ns = self.apply(s, step)
             if self.spends(ns, rest, chain if ns[4] else None):
                 ok = True
                 break
@@ -684,11 +728,11 @@ class _Search:
                     continue
                 if self.straight_away:
                     chain = self.chain_bounds(s, MOST)
-            for step, _cost, ns in self.successors(s, long_way=False):
-                if ns in seen:
-                    continue
-                if chain is None or self.in_chain(chain, step, ns) <= MOST:
-                    stack.append((ns, chain if ns[4] else None))
+            for step, _cost in self.steps(s, long_way=False):
+                if chain is None or self.in_chain(chain, s[0], step) <= MOST:
+                    ns = self.apply(s, step)
+                    if ns not in seen:
+                        stack.append((ns, chain if ns[4] else None))
         return False
 
 
