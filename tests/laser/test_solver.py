@@ -457,6 +457,63 @@ def test_a_colour_without_spares_needed_more_often_than_it_stands_is_impossible(
     assert solve(pos).impossible
 
 
+# Two yellow cards on different floors and one yellow spare: the cat must take one, and the
+# only yellow it can take stands on tile 4.
+CAT_KEEPS_YELLOW = {
+    "mode": "competitive",
+    "tiles": [
+        "red",
+        None,
+        "magenta",
+        "magenta",
+        "yellow",
+        "blue",
+        None,
+        "red",
+        "green",
+        "cyan",
+        "blue",
+        "green",
+    ],
+    "floors": [
+        "ceramic",
+        "ceramic",
+        "wood",
+        "carpet",
+        "carpet",
+        "wood",
+        "wood",
+        "carpet",
+        "ceramic",
+        "ceramic",
+        "wood",
+        "carpet",
+    ],
+    "cat": 1,
+    "supply": {"red": 1, "yellow": 1, "green": 2, "cyan": 2, "blue": 2, "magenta": 2},
+    "cards": [{"colour": "yellow", "floor": "wood"}, {"colour": "yellow", "floor": "carpet"}],
+}
+
+
+def test_the_only_figure_the_cat_can_take_is_kept_from_every_chain():
+    """Every way to mix yellow on wood needs the yellow on tile 4, which the cat needs for
+    yellow on carpet: impossible, and proved without searching every chain."""
+    pos = position_from_json(CAT_KEEPS_YELLOW)
+    assert oracle(pos, MOST) is None
+    assert solve(pos).impossible
+
+
+def test_a_chain_that_leaves_the_cat_its_figure_is_found():
+    """A green on the empty wood tile 6: red 7->6 makes yellow on wood (1 MP), the cat walks
+    3 tiles to the yellow on tile 4 (3 MP)."""
+    data = dict(CAT_KEEPS_YELLOW, supply=dict(CAT_KEEPS_YELLOW["supply"], green=1))
+    data["tiles"] = [*CAT_KEEPS_YELLOW["tiles"][:6], "green", *CAT_KEEPS_YELLOW["tiles"][7:]]
+    pos = position_from_json(data)
+    assert oracle(pos, 10) == 4
+    sol = solve(pos)
+    assert sol.min_cost == 4 and replay(pos, sol.moves) == (4, 3)
+
+
 def test_a_chain_needs_a_figure_on_the_board_for_each_mix():
     """Two blue cards, one blue spare: one blue must be mixed, the cat can take the other
     (a blue stands next to it). But blue needs cyan and magenta, and neither is on the

@@ -174,7 +174,8 @@ def _short_of_figures(at, supply, ncol, cat_free: bool) -> bool:
 class _Parts(NamedTuple):
     """The quick bound's pieces for one state, which the chain bounds build on."""
 
-    at: list[list[int]]  # tiles of each colour
+    tiles: tuple[int, ...]  # the board the chains may use (less a figure kept for the cat)
+    at: list[list[int]]  # tiles of each colour on that board
     ms: list[int]  # each open card's own bound (by position in the open cards)
     cs: list[int]  # the cat's price for each open card (INF: it cannot)
     total: int  # sum of ms
@@ -413,7 +414,15 @@ class _Search:
         bound = total - _cat_saving(ms, cs, colours, forced)
         if bound >= INF:
             return INF
-        self._parts[s] = _Parts(at, ms, cs, total, colours, forced)
+        chain_tiles, chain_at = tiles, at
+        if forced >= 0 and len(set(open_)) == len(open_):
+            # no twin card: the cat's figure stands on the board now; if only one can be
+            # it, no chain may use it
+            spots = [t for t in at[forced] if any(match[k][t] for k in open_ if kcol[k] == forced)]
+            if len(spots) == 1 and not owed >> spots[0] & 1:
+                chain_tiles = tiles[: spots[0]] + (-1,) + tiles[spots[0] + 1 :]
+                chain_at = [[t for t in ts if t != spots[0]] for ts in at]
+        self._parts[s] = _Parts(chain_tiles, chain_at, ms, cs, total, colours, forced)
         while owed:
             low = owed & -owed
             owed ^= low
@@ -457,7 +466,7 @@ class _Search:
             head = owed.bit_length() - 1
             rest = self._rest(s)
             targets = self._targets(open_)
-            chain = chains.forward(tiles, supply, parts.at, head, targets, rest, cap)
+            chain = chains.forward(parts.tiles, supply, parts.at, head, targets, rest, cap)
             if head < 0 and cat >= 0 and len(open_) == 1:
                 chain = min(chain, parts.cs[0])  # or the cat takes the last card
             bound = max(bound, chain)
@@ -476,7 +485,7 @@ class _Search:
         self.h(s)
         p = self._parts[s]
         rest = self._rest(s)
-        togo = chains.backward(tiles, supply, p.at, self._targets(open_), rest, cap)
+        togo = chains.backward(p.tiles, supply, p.at, self._targets(open_), rest, cap)
         after = {k: rest[i] for i, k in enumerate(open_)}
         # once the cat has gone, every other card needs its mix (and spares for each)
         after_cat = {
