@@ -82,33 +82,22 @@ def forward(
                 if not supply[p]:
                     continue
                 base = p * TILES
-                near = INF
-                for t in leaves[b]:
-                    d = du[t]
-                    if t == u or level + d + least > cap:
+                # the product moves onto a figure of b on t, or the nearest such figure
+                # moves onto the product on u
+                reached = [(level + du[t], base + t) for t in leaves[b] if t != u]
+                if reached:
+                    reached.append((min(reached)[0], base + u))
+                for v, node in reached:
+                    if v + least > cap:
                         continue
-                    if d < near:
-                        near = d
-                    v = level + d
-                    done = targets[base + t]
+                    done = targets[node]
                     if done:
                         for i in done:
                             if v + offsets[i] < best:
                                 best = v + offsets[i]
-                    elif v < dist[base + t]:
-                        dist[base + t] = v
-                        buckets[v].append(base + t)
-                v = level + near
-                if v + least > cap:
-                    continue
-                done = targets[base + u]
-                if done:
-                    for i in done:
-                        if v + offsets[i] < best:
-                            best = v + offsets[i]
-                elif v < dist[base + u]:
-                    dist[base + u] = v
-                    buckets[v].append(base + u)
+                    elif v < dist[node]:
+                        dist[node] = v
+                        buckets[v].append(node)
     return best if best <= cap else cap + 1
 
 

@@ -461,7 +461,7 @@ class _Search:
             return got[0]
         bound = self.h(s)
         if self.straight_away and s[3] and bound <= cap:
-            tiles, supply, cat, open_, owed = s
+            _tiles, supply, cat, open_, owed = s
             parts = self._parts[s]
             head = owed.bit_length() - 1
             rest = self._rest(s)
@@ -481,7 +481,7 @@ class _Search:
         got = self._chains.get(s)
         if got is not None and got[0] >= cap:
             return got[1]
-        tiles, supply, _cat, open_, _owed = s
+        supply, open_ = s[1], s[3]
         self.h(s)
         p = self._parts[s]
         rest = self._rest(s)
