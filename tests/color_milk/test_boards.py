@@ -5,7 +5,7 @@ import pytest
 from companion.errors import IllegalMove
 from companion.events import ButtonPressed
 from companion.games.color_milk import GAME
-from companion.games.color_milk.boards import solo_rating
+from companion.games.color_milk.boards import COUNT_ITEMS, count_items, solo_rating
 from companion.games.color_milk.events import Choose, Count, KingsTower, Tally
 
 R1 = ("blue", "blue", "green", "orange", "pink")
@@ -200,6 +200,22 @@ def test_counts_belong_to_their_board(table):
         t.do(Count("Anna", "railways", -1))
     with pytest.raises(IllegalMove, match="unknown count"):
         t.do(Count("Anna", "dragons", 1))
+
+
+@pytest.mark.parametrize("board", range(1, 7))
+def test_count_items_lists_each_boards_counts_and_solo_drops_the_comparisons(board):
+    items = count_items(board)
+    assert set(items) == {item for item, b in COUNT_ITEMS.items() if b == board}
+    solo = count_items(board, solo=True)
+    assert set(solo) == set(items) - {"warriors", "railways", "market"}
+    assert count_items(6) == ("market", "camels", "ghost_towns", "treasure_cave")
+
+
+def test_ranked_puts_coins_first_then_unused_pencils_then_seats(table):
+    t = table(players=("Anna", "Ben", "Cleo", "Dan"), board=1)
+    t.do(Tally("Anna", "coins", 2), Tally("Ben", "coins", 3), Tally("Cleo", "coins", 3))
+    t.do(Tally("Cleo", "pencils", 1), Tally("Dan", "coins", 2))
+    assert [p.name for p in GAME.ranked(t.state)] == ["Cleo", "Ben", "Anna", "Dan"]
 
 
 # Board 6 end bonuses ------------------------------------------------------------------------

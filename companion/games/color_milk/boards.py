@@ -47,6 +47,17 @@ COUNT_ITEMS = {
     "ghost_towns": 6,
     "treasure_cave": 6,
 }
+# Counts compared between players (the most or the fewest gain or lose something): a solo
+# player has nobody to compare with.
+VERSUS = ("warriors", "railways", "market")
+
+
+def count_items(board: int, solo: bool = False) -> tuple[str, ...]:
+    """The counts board `board`'s end bonuses need, in the order players fill them in."""
+    return tuple(
+        item for item, b in COUNT_ITEMS.items() if b == board and not (solo and item in VERSUS)
+    )
+
 
 # Solo rating: (highest turn count of the band, words), boards 1-4 and 5-6.
 SOLO_BANDS = {

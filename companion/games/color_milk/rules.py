@@ -6,11 +6,15 @@ the check itself, "choose" (leader first, clockwise, one of the first three ball
 "colour" (players colour and tap their coins and pencils; "next" finishes the round).
 Between cycles of the mill there is "remix"; boards with end bonuses have "tally" before
 "over".
+
+The state is in state.py, the balls' readings in readings.py and the board bonuses in
+bonuses.py; this class holds the round's flow: predictions and their check, choosing,
+finishing rounds and reading the state.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from companion import cues as c
@@ -18,6 +22,7 @@ from companion.errors import IllegalMove, UsageError
 from companion.events import BallPassed, BallSeen, ButtonPressed, Event
 from companion.game import GameBase, GameConfig
 from companion.games.color_milk import boards
+from companion.games.color_milk.bonuses import Bonuses
 from companion.games.color_milk.events import Choose, Count, KingsTower, Predict, Tally
 from companion.games.color_milk.mill import (
     BALLS_PER_ROUND,
@@ -25,160 +30,26 @@ from companion.games.color_milk.mill import (
     FULL_MILL,
     ROUNDS_PER_CYCLE,
     counts_of,
-    fits,
     minus,
 )
-from companion.players import PLAYER_MARKERS, Seating
-
-READING_PHASES = ("predict", "mill", "check")
-AUTHORITATIVE = 1.0  # a tap on the screen; the camera reports less than certainty
-SENSOR_MAX = 0.999  # sensor readings are capped here, so only a person is ever certain
-DEFAULT_ASK_THRESHOLD = 0.8
-DEFAULT_FAILED_PENCIL_EVERY = 3  # guess: the track's artwork is not in the rulebook text
-OWN_OPTIONS = {"board", "ask_threshold", "failed_pencil_every", "first_leader"}
-TABLE_WIDE_OPTIONS = {"learning", "turn_timer"}  # passed to every game; Color Milk has no timer
-
-
-@dataclass(frozen=True)
-class PlayerState:
-    name: str
-    coins: int = 0
-    pencils: int = 0  # bonus pencils circled
-    used: int = 0  # ... crossed out by use
-    lost: int = 0  # ... crossed out by the warriors
-    failed: int = 0  # failed-prediction icons circled
-    zone_done: tuple[str, ...] = ()  # zone entries whose bonus was paid, e.g. "double:blue+pink"
-    tokens: tuple[tuple[str, int], ...] = ()  # ship/key/any1/any2/cave/finish -> unused count
-    doubles: int = 0  # successful double zone predictions (board 6 Treasure Cave)
-    counts: tuple[tuple[str, int], ...] = ()  # warriors, railways, ...
-    kings_tower: str = ""
-    end_bonus: tuple[tuple[str, int], ...] = ()  # (reason, coins) added at the end
-    # this round
-    prediction: tuple[str, ...] = ()
-    zone: str = ""
-    fulfilled: bool | None = None
-    chosen: tuple[str, ...] = ()
-
-    @property
-    def unused_pencils(self) -> int:
-        return self.pencils - self.used - self.lost
-
-    def token(self, kind: str) -> int:
-        return dict(self.tokens).get(kind, 0)
-
-    def count(self, item: str) -> int:
-        return dict(self.counts).get(item, 0)
+from companion.games.color_milk.readings import Readings
+from companion.games.color_milk.state import (
+    DEFAULT_ASK_THRESHOLD,
+    DEFAULT_FAILED_PENCIL_EVERY,
+    OWN_OPTIONS,
+    READING_PHASES,
+    SENSOR_MAX,
+    TABLE_WIDE_OPTIONS,
+    MilkState,
+    PlayerState,
+    RoundRecord,
+    bump,
+    phase_cue,
+)
+from companion.players import Seating
 
 
-@dataclass(frozen=True)
-class RoundRecord:
-    round: int
-    leader: str
-    balls: tuple[str, ...]
-    right: tuple[str, ...]  # players whose prediction was fulfilled
-
-
-@dataclass(frozen=True)
-class Ask:
-    slot: int
-    choices: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class MilkState:
-    players: tuple[PlayerState, ...]
-    board: int = 1
-    ask_threshold: float = DEFAULT_ASK_THRESHOLD
-    failed_pencil_every: int = DEFAULT_FAILED_PENCIL_EVERY
-    round: int = 1
-    leader: int = 0
-    cycle_round: int = 1  # 1..3: which round of this fill of the mill
-    mill: tuple[int, ...] = FULL_MILL  # inside the mill at the start of this round
-    tray: tuple[str, ...] = ("",) * BALLS_PER_ROUND  # this round's balls by slot ("" unknown)
-    tapped: tuple[bool, ...] = (False,) * BALLS_PER_ROUND  # slots a person entered
-    row: tuple[str, ...] = ()  # the row players choose from, reordered by each choice
-    passed: int = 0  # beam count this round
-    asks: tuple[Ask, ...] = ()
-    phase: str = "predict"
-    chooser: int = 0  # how many players have chosen this round
-    trigger_round: int | None = None
-    history: tuple[RoundRecord, ...] = ()
-
-    # derived views ---------------------------------------------------------------
-    @property
-    def names(self) -> tuple[str, ...]:
-        return tuple(p.name for p in self.players)
-
-    @property
-    def solo(self) -> bool:
-        return len(self.players) == 1
-
-    @property
-    def known(self) -> tuple[str, ...]:
-        return tuple(b for b in self.tray if b)
-
-    @property
-    def inside(self) -> tuple[int, ...]:
-        """What is in the mill right now, this round's known balls taken out."""
-        return minus(self.mill, counts_of(self.known))
-
-    @property
-    def base(self) -> tuple[int, ...]:
-        """Balls of earlier rounds of this cycle, waiting on the base."""
-        return minus(FULL_MILL, self.mill)
-
-    @property
-    def final_round(self) -> int | None:
-        return None if self.trigger_round is None else self.trigger_round + 1
-
-    @property
-    def choosing_order(self) -> tuple[int, ...]:
-        n = len(self.players)
-        return tuple((self.leader + i) % n for i in range(n))
-
-    @property
-    def chooser_name(self) -> str | None:
-        if self.phase != "choose":
-            return None
-        return self.players[self.choosing_order[self.chooser]].name
-
-    @property
-    def extras(self) -> int:
-        return max(0, self.passed - BALLS_PER_ROUND)
-
-    def player(self, name: str) -> PlayerState:
-        for p in self.players:
-            if p.name == name:
-                return p
-        raise IllegalMove(f"no player called {name!r} in this game")
-
-    def with_player(self, new: PlayerState) -> MilkState:
-        return replace(self, players=tuple(new if p.name == new.name else p for p in self.players))
-
-
-def _bump(pairs: tuple[tuple[str, int], ...], key: str, delta: int) -> tuple[tuple[str, int], ...]:
-    d = dict(pairs)
-    d[key] = d.get(key, 0) + delta
-    return tuple(sorted((k, v) for k, v in d.items() if v))
-
-
-def _set(pairs: tuple[tuple[str, int], ...], key: str, value: int) -> tuple[tuple[str, int], ...]:
-    d = dict(pairs)
-    d[key] = value
-    return tuple(sorted(d.items()))
-
-
-def _phase(phase: str, state: MilkState, player: str) -> c.PhaseStarted:
-    """The phase with the LEDs in the marker colour of the player it belongs to."""
-    seat = state.names.index(player)
-    return c.PhaseStarted(phase, player, PLAYER_MARKERS[seat % len(PLAYER_MARKERS)][0])
-
-
-def zone_entry(zone: str, colours: tuple[str, ...]) -> str:
-    return f"{zone}:" + "+".join(sorted(colours, key=COLOURS.index))
-
-
-class ColorMilk(GameBase):
+class ColorMilk(Readings, Bonuses, GameBase):
     name = "color-milk"
     title = "Color Milk"
     min_players = 1
@@ -236,133 +107,6 @@ class ColorMilk(GameBase):
         new, cues = handler(state, event)
         return new, tuple(cues)
 
-    def is_news(self, state: MilkState, event: Event) -> bool:
-        """Would this sensor reading change anything? The camera repeats itself every frame;
-        only news is worth logging."""
-        if isinstance(event, BallSeen):
-            if state.phase not in READING_PHASES or not 0 <= event.slot < BALLS_PER_ROUND:
-                return False
-            try:
-                return self.apply(state, event)[0] != state
-            except IllegalMove:
-                return True  # let the refusal reach a person
-        return True
-
-    # balls -------------------------------------------------------------------------------
-    def _ball_passed(self, state: MilkState, ev: BallPassed):
-        if ev.count < 1:
-            raise IllegalMove("a beam count must be at least 1")
-        if state.phase == "remix":  # the last five rolling out before the remix
-            return replace(state, passed=state.passed + ev.count), ()
-        if state.phase in ("choose", "colour"):
-            # the round's five are all out: whatever crosses the beam now is one too many
-            state = replace(state, passed=max(state.passed, BALLS_PER_ROUND))
-        elif state.phase not in READING_PHASES:
-            raise IllegalMove("no balls are expected now")
-        before = state.extras
-        new = replace(state, passed=state.passed + ev.count)
-        cues: list[c.Cue] = []
-        if state.phase == "predict":
-            new = replace(new, phase="mill")
-            cues.append(_phase("mill", state, state.players[state.leader].name))
-        if new.extras > before:
-            leader = state.players[state.leader].name
-            n = new.extras
-            cues.append(
-                c.Announce(
-                    f"{leader}: {n} ball{'s' if n > 1 else ''} too many rolled out. "
-                    "Put the extra ball"
-                    + ("s" if n > 1 else "")
-                    + " back into the mill without looking; only the first 5 count."
-                )
-            )
-        return new, cues
-
-    def likely_colours(self, state: MilkState, slot: int, read: str | None) -> tuple[str, ...]:
-        """Colours that could be at `slot`, the reading first, then the most plentiful."""
-        others = tuple(b for i, b in enumerate(state.tray) if b and i != slot)
-        room = minus(state.mill, counts_of(others))
-        feasible = [col for col, n in zip(COLOURS, room, strict=True) if n > 0]
-        feasible.sort(key=lambda col: (col != read, -room[COLOURS.index(col)]))
-        return tuple(feasible)
-
-    def _ball_seen(self, state: MilkState, ev: BallSeen):
-        if ev.colour not in COLOURS:
-            raise IllegalMove(f"{ev.colour!r} is not a Color Milk ball ({', '.join(COLOURS)})")
-        if not 0 <= ev.slot < BALLS_PER_ROUND:
-            raise IllegalMove(
-                f"only the first {BALLS_PER_ROUND} balls count; put ball {ev.slot + 1} back "
-                "into the mill without looking"
-            )
-        if state.phase not in READING_PHASES:
-            raise IllegalMove("this round's balls are already checked; undo to correct one")
-        tray = list(state.tray)
-        tapped = list(state.tapped)
-        current = tray[ev.slot]
-        asks = tuple(a for a in state.asks if a.slot != ev.slot)
-        authoritative = ev.confidence >= AUTHORITATIVE
-        if current == ev.colour and len(asks) == len(state.asks):
-            return state, ()  # the camera saw it again
-        if tapped[ev.slot] and not authoritative:
-            return state, ()  # a person said what this ball is; the camera does not overrule
-        others = [b for i, b in enumerate(tray) if b and i != ev.slot]
-        possible = fits([*others, ev.colour], state.mill)
-        slot_words = f"ball {ev.slot + 1}"
-        if not possible and authoritative:
-            # A person overrules the camera: balls of this colour the camera read elsewhere
-            # become questions. Only taps against taps are refused.
-            suspects = [
-                i for i, b in enumerate(tray) if b == ev.colour and i != ev.slot and not tapped[i]
-            ]
-            sure = [b for i, b in enumerate(tray) if b and i != ev.slot and i not in suspects]
-            if not suspects or not fits([*sure, ev.colour], state.mill):
-                left = state.mill[COLOURS.index(ev.colour)] - others.count(ev.colour)
-                raise IllegalMove(
-                    f"the mill holds no more {ev.colour} balls ({left} left this cycle); "
-                    f"check {slot_words} or correct an earlier one"
-                )
-            for i in suspects:
-                tray[i] = ""
-            tray[ev.slot], tapped[ev.slot] = ev.colour, True
-            new = replace(state, tray=tuple(tray), tapped=tuple(tapped), asks=asks)
-            cues: list[c.Cue] = []
-            for i in suspects:
-                choices = self.likely_colours(new, i, None)
-                new = replace(new, asks=(*new.asks, Ask(i, choices)))
-                cues.append(
-                    c.AskHuman(
-                        f"Which colour is ball {i + 1}? It was read as {ev.colour}, "
-                        f"but {slot_words} is {ev.colour}.",
-                        choices,
-                    )
-                )
-            return new, cues
-        doubtful = ev.confidence < state.ask_threshold
-        conflict = bool(current) and current != ev.colour and not authoritative
-        if not possible or doubtful or conflict:
-            choices = self.likely_colours(state, ev.slot, ev.colour if possible else None)
-            if conflict:  # the two readings first
-                first = (ev.colour, current) if possible else (current,)
-                choices = (*first, *[x for x in choices if x not in first])
-            why = (
-                f"looks {ev.colour}, but the mill has no {ev.colour} left"
-                if not possible
-                else f"was read as {current}, now as {ev.colour}"
-                if conflict
-                else f"looks {ev.colour}, but I am not sure"
-            )
-            ask = Ask(ev.slot, choices)
-            return replace(state, asks=(*asks, ask)), (
-                c.AskHuman(f"Which colour is {slot_words}? It {why}.", choices),
-            )
-        tray[ev.slot], tapped[ev.slot] = ev.colour, authoritative
-        new = replace(state, tray=tuple(tray), tapped=tuple(tapped), asks=asks)
-        cues: list[c.Cue] = []
-        if new.phase == "predict":
-            new = replace(new, phase="mill")
-            cues.append(_phase("mill", state, state.players[state.leader].name))
-        return self._maybe_check(new, cues)
-
     # predictions ------------------------------------------------------------------------
     def _predict(self, state: MilkState, ev: Predict):
         p = state.player(ev.player)
@@ -419,24 +163,8 @@ class ColorMilk(GameBase):
                 cues.append(c.Announce(f"{p.name}: prediction missed{words}."))
             players.append(p)
         state = replace(state, players=tuple(players), row=state.tray, phase="choose", chooser=0)
-        cues.append(_phase("choose", state, state.chooser_name))
+        cues.append(phase_cue("choose", state, state.chooser_name))
         return state, cues
-
-    def _zone_bonus(self, board: int, p: PlayerState) -> tuple[PlayerState, str]:
-        if not p.zone:
-            return p, ""
-        entry = zone_entry(p.zone, p.prediction)
-        if entry in p.zone_done:
-            return p, f" (the {p.zone} bonus for these colours is already used this game)"
-        kind, label = boards.ZONE_BONUS[board][p.zone]
-        p = replace(p, zone_done=(*p.zone_done, entry))
-        if p.zone == "double":
-            p = replace(p, doubles=p.doubles + 1)
-        if kind == "pencil":
-            p = replace(p, pencils=p.pencils + 1)
-        else:
-            p = replace(p, tokens=_bump(p.tokens, kind, 1))
-        return p, f" — {p.zone} bonus: {label}"
 
     # choosing -------------------------------------------------------------------------
     def _choose(self, state: MilkState, ev: Choose):
@@ -461,7 +189,7 @@ class ColorMilk(GameBase):
             want = 1 if ev.bonus == "any1" else 2
             if len(slots) != want or not all(0 <= s < len(state.row) for s in slots):
                 raise IllegalMove(f"this bonus takes exactly {want} of the five balls")
-            p = replace(p, tokens=_bump(p.tokens, ev.bonus, -1))
+            p = replace(p, tokens=bump(p.tokens, ev.bonus, -1))
         else:
             raise IllegalMove(f"unknown choice bonus {ev.bonus!r}")
         taken = tuple(state.row[s] for s in slots)
@@ -473,7 +201,7 @@ class ColorMilk(GameBase):
             new = replace(new, phase="colour")
             cues.append(c.PhaseStarted("colour"))
         else:
-            cues.append(_phase("choose", new, new.chooser_name))
+            cues.append(phase_cue("choose", new, new.chooser_name))
         return new, cues
 
     # finishing the round ------------------------------------------------------------------
@@ -520,7 +248,7 @@ class ColorMilk(GameBase):
                 state, mill=mill, tray=("",) * BALLS_PER_ROUND, row=(), phase="remix", passed=0
             )
             return state, [
-                _phase("remix", state, state.players[state.leader].name),
+                phase_cue("remix", state, state.players[state.leader].name),
                 c.Announce(f"Roll out the last 5 ({self._words(mill)}), then mix all 20."),
             ]
         return self._new_round(replace(state, mill=mill), [])
@@ -549,135 +277,11 @@ class ColorMilk(GameBase):
             chooser=0,
         )
         leader = state.players[state.leader].name
-        cues.append(_phase("predict", state, leader))
+        cues.append(phase_cue("predict", state, leader))
         if state.final_round == state.round:
             cues.append(c.Announce(f"Final round! {leader} leads."))
         if state.cycle_round == ROUNDS_PER_CYCLE:
             cues.append(c.Announce("Third round of this mill: after it, empty it and remix."))
-        return state, cues
-
-    # taps that the artwork decides ---------------------------------------------------------
-    def _tally(self, state: MilkState, ev: Tally):
-        p = state.player(ev.player)
-        if ev.item == "coins":
-            if p.coins + ev.delta < 0:
-                raise IllegalMove(f"{p.name} has only {p.coins} coins")
-            p = replace(p, coins=p.coins + ev.delta)
-        elif ev.item == "pencils":
-            if p.unused_pencils + ev.delta < 0:
-                raise IllegalMove(f"{p.name} has only {p.unused_pencils} unused pencils")
-            p = replace(p, pencils=p.pencils + ev.delta)
-        elif ev.item == "used":
-            if ev.delta > p.unused_pencils or p.used + ev.delta < 0:
-                raise IllegalMove(f"{p.name} has {p.unused_pencils} unused bonus pencils")
-            p = replace(p, used=p.used + ev.delta)
-        else:
-            raise IllegalMove(f"tally coins, pencils or used, not {ev.item!r}")
-        cues: list[c.Cue] = []
-        if ev.item == "coins" and ev.delta:
-            cues.append(c.Scored(p.name, ev.delta))
-        return self._after_coins(state.with_player(p), cues)
-
-    def _after_coins(self, state: MilkState, cues: list[c.Cue]):
-        goal = boards.coin_goal(state.board)
-        reached = [p for p in state.players if p.coins >= goal]
-        if state.trigger_round is None and reached and state.phase != "tally":
-            state = replace(state, trigger_round=state.round)
-            cues.append(
-                c.Announce(
-                    f"{reached[0].name} has {reached[0].coins} coins! "
-                    "Finish this round, then play one final round."
-                )
-            )
-        elif state.trigger_round == state.round and not reached:
-            state = replace(state, trigger_round=None)  # a corrected tap takes it back
-        return state, cues
-
-    def _count(self, state: MilkState, ev: Count):
-        p = state.player(ev.player)
-        board = boards.COUNT_ITEMS.get(ev.item)
-        if board is None:
-            raise IllegalMove(f"unknown count {ev.item!r}")
-        if board != state.board:
-            raise IllegalMove(f"{ev.item} count only on board {board}")
-        if ev.value < 0:
-            raise IllegalMove("a count cannot be negative")
-        if ev.item == "treasure_cave" and ev.value > 1:
-            raise IllegalMove("treasure_cave is 1 when the cave is coloured, else 0")
-        return state.with_player(replace(p, counts=_set(p.counts, ev.item, ev.value))), ()
-
-    def _kings_tower(self, state: MilkState, ev: KingsTower):
-        p = state.player(ev.player)
-        if state.board != 5:
-            raise IllegalMove("the King's Tower is on board 5")
-        if ev.colour not in boards.KINGS_TOWER:
-            raise IllegalMove(f"{ev.colour!r} is not a pencil colour")
-        if p.kings_tower:
-            raise IllegalMove(f"{p.name} already finished the King's Tower in {p.kings_tower}")
-        coins, pencils = boards.KINGS_TOWER[ev.colour]
-        p = replace(p, kings_tower=ev.colour, coins=p.coins + coins, pencils=p.pencils + pencils)
-        extra = " and a bonus pencil" if pencils else ""
-        cues: list[c.Cue] = [
-            c.Scored(p.name, coins),
-            c.Announce(f"{p.name}: King's Tower in {ev.colour} — {coins} coins{extra}."),
-        ]
-        return self._after_coins(state.with_player(p), cues)
-
-    # end of the game ------------------------------------------------------------------------
-    def _needs_tally(self, state: MilkState) -> bool:
-        if state.board == 6:
-            return True
-        return state.board in (3, 5) and not state.solo
-
-    def _warriors(self, state: MilkState, cues: list[c.Cue]) -> MilkState:
-        most, least = boards.most_and_least({p.name: p.count("warriors") for p in state.players})
-        if not most:
-            cues.append(c.Announce("Warriors: everyone has the same number; nothing happens."))
-            return state
-        for name in most:
-            cues.append(c.Announce(f"Warriors: {name} has the most — colour one adjacent cell."))
-        for name in least:
-            p = state.player(name)
-            if p.unused_pencils > 0:
-                state = state.with_player(replace(p, lost=p.lost + 1))
-                cues.append(c.Announce(f"Warriors: {name} has the fewest — lose a bonus pencil."))
-            else:
-                cues.append(c.Announce(f"Warriors: {name} has the fewest but no pencil to lose."))
-        return state
-
-    def _finish_game(self, state: MilkState):
-        cues: list[c.Cue] = []
-        board, solo = state.board, state.solo
-        if board == 5 and not solo:
-            state = self._warriors(state, cues)
-        bonus: dict[str, list[tuple[str, int]]] = {p.name: [] for p in state.players}
-        if board == 3 and not solo:
-            most, _ = boards.most_and_least({p.name: p.count("railways") for p in state.players})
-            for name in most:
-                bonus[name].append(("railways", 1))
-        if board == 6:
-            if not solo:
-                market = {p.name: p.count("market") for p in state.players}
-                top = max(market.values())
-                for name, v in market.items():
-                    if top > 0 and v == top:
-                        bonus[name].append(("market", 1))
-            for p in state.players:
-                towns = p.count("ghost_towns") * (p.count("camels") // 7)
-                if towns:
-                    bonus[p.name].append(("ghost towns", towns))
-                if p.count("treasure_cave") and p.doubles:
-                    bonus[p.name].append(("treasure cave", p.doubles))
-        players = []
-        for p in state.players:
-            got = tuple(bonus[p.name])
-            total = sum(n for _, n in got)
-            if total:
-                cues.append(c.Scored(p.name, total))
-            players.append(replace(p, coins=p.coins + total, end_bonus=got))
-        state = replace(state, players=tuple(players), phase="over")
-        if solo:
-            cues.append(c.Announce(f"{state.round} turns: {self.solo_rating(state)}"))
         return state, cues
 
     # reading the state ---------------------------------------------------------------------
@@ -716,8 +320,12 @@ class ColorMilk(GameBase):
         """Most coins; ties go to most unused bonus pencils; then the win is shared."""
         if not self.is_over(state):
             return ()
-        best = max((p.coins, p.unused_pencils) for p in state.players)
-        return tuple(p.name for p in state.players if (p.coins, p.unused_pencils) == best)
+        best = max(p.standing for p in state.players)
+        return tuple(p.name for p in state.players if p.standing == best)
+
+    def ranked(self, state: MilkState) -> tuple[PlayerState, ...]:
+        """The players best first (coins, then unused bonus pencils), seat order on a tie."""
+        return tuple(sorted(state.players, key=lambda p: p.standing, reverse=True))
 
     def describe(self, state: MilkState) -> str:
         # One short line for the header (about 45 characters); the round's details (mill
@@ -752,3 +360,6 @@ class ColorMilk(GameBase):
             ],
             **({"solo_rating": self.solo_rating(state)} if state.solo else {}),
         }
+
+
+__all__ = ["COLOURS", "READING_PHASES", "SENSOR_MAX", "ColorMilk", "MilkState", "PlayerState"]

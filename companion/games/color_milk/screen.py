@@ -28,11 +28,6 @@ from companion.ui.game_screen import GameScreen as BaseGameScreen
 from companion.ui.widgets import BigButton, ColourButton, ColourChip
 
 ZONES = ("", "double", "triple")
-COUNTS_BY_BOARD = {
-    3: ("railways",),
-    5: ("warriors",),
-    6: ("market", "camels", "ghost_towns", "treasure_cave"),
-}
 
 
 def _label(text: str, size: float = 18, bold: bool = False, colour=colours.TEXT, **kw) -> Label:
@@ -268,9 +263,7 @@ class GameScreen(BaseGameScreen):
                 pad.add_widget(_label("Roll out the last 5, put all 20 back, mix.", 17))
             pad.add_widget(self._next_button("Mill refilled"))
         elif phase == "tally":
-            items = COUNTS_BY_BOARD.get(s.board, ())
-            if s.solo:
-                items = tuple(i for i in items if i not in ("railways", "market", "warriors"))
+            items = boards.count_items(s.board, s.solo)
             if len(items) > 2:  # board 6: two rows keep every +/- a full touch target
                 pad.orientation, pad.height = "vertical", dp(116)
                 first, second = (BoxLayout(spacing=dp(4)) for _ in range(2))
@@ -360,8 +353,7 @@ class GameScreen(BaseGameScreen):
                     f"{s.round} turns: {game.solo_rating(s)}", 20, size_hint_y=None, height=dp(40)
                 )
             )
-        ranked = sorted(s.players, key=lambda p: (-p.coins, -p.unused_pencils))
-        for p in ranked:
+        for p in game.ranked(s):
             row = BoxLayout(size_hint_y=None, height=dp(44), spacing=dp(8))
             seat = s.names.index(p.name)
             row.add_widget(
