@@ -50,6 +50,8 @@ class Table:
     def remix(self):
         assert self.state.phase == "remix"
         self.do(ButtonPressed("next"))
+        if self.state.phase == "warriors":  # board 5: the extra cell brought no coin
+            self.do(ButtonPressed("next"))
 
 
 @pytest.fixture

@@ -158,6 +158,8 @@ def test_board_5_colouring_bonus_and_the_remix_with_warriors(make, docs_shot):
     shown = texts(screen)
     assert "warriors 3" in shown and "Mill refilled" in shown
     assert_not_blank(docs_shot(screen, "color-milk-remix"))
+    screen.next()  # Ben has most warriors: his extra cell's coins are tapped before round 4
+    assert screen.state.phase == "warriors" and "Next round" in texts(screen)
     screen.next()
     assert screen.state.phase == "predict" and screen.state.round == 4
 

@@ -103,9 +103,11 @@ class ScriptedTable:
                 self.drop(colour)
             self.mill.refill()
             self.press("next")
+            self.extra_cell()
         if self.state().phase == "tally":
             self.counts()
             self.press("next")
+            self.extra_cell()
 
     def play(self, max_rounds: int = 60) -> MilkState:
         while self.state().phase != "over" and self.state().round <= max_rounds:
@@ -157,6 +159,18 @@ class ScriptedTable:
                 self.submit(Tally(p.name, "used", 1))
             if s.board == 5 and not p.kings_tower and self.rng.random() < 0.05:
                 self.submit(KingsTower(p.name, self.rng.choice(COLOURS)))
+
+    def extra_cell(self) -> None:
+        """Board 5: the players with most warriors colour one cell; now and then it finishes
+        an area and brings a coin."""
+        if self.state().phase != "warriors":
+            return
+        s = self.state()
+        most = max(p.count("warriors") for p in s.players)
+        for p in s.players:
+            if p.count("warriors") == most and self.rng.random() < self.coin_chance:
+                self.submit(Tally(p.name, "coins", 1))
+        self.press("next")
 
     def counts(self) -> None:
         s = self.state()

@@ -104,11 +104,13 @@ class Bonuses:
             return True
         return state.board in (3, 5) and not state.solo
 
-    def _warriors(self, state: MilkState, cues: list[c.Cue]) -> MilkState:
+    def _warriors(self, state: MilkState, cues: list[c.Cue]) -> tuple[MilkState, tuple[str, ...]]:
+        """Board 5's warriors check: the fewest lose a pencil now; the most (returned) colour
+        one cell, which the rules wait for (see ColorMilk._warriors_step)."""
         most, least = boards.most_and_least({p.name: p.count("warriors") for p in state.players})
         if not most:
             cues.append(c.Announce("Warriors: everyone has the same number; nothing happens."))
-            return state
+            return state, most
         for name in most:
             cues.append(c.Announce(f"Warriors: {name} has the most — colour one adjacent cell."))
         for name in least:
@@ -118,13 +120,10 @@ class Bonuses:
                 cues.append(c.Announce(f"Warriors: {name} has the fewest — lose a bonus pencil."))
             else:
                 cues.append(c.Announce(f"Warriors: {name} has the fewest but no pencil to lose."))
-        return state
+        return state, most
 
-    def _finish_game(self, state: MilkState):
-        cues: list[c.Cue] = []
+    def _finish_game(self, state: MilkState, cues: list[c.Cue]):
         board, solo = state.board, state.solo
-        if board == 5 and not solo:
-            state = self._warriors(state, cues)
         bonus: dict[str, list[tuple[str, int]]] = {p.name: [] for p in state.players}
         if board == 3 and not solo:
             most, _ = boards.most_and_least({p.name: p.count("railways") for p in state.players})

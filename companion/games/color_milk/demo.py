@@ -150,7 +150,11 @@ def _say_event(ev: Event) -> str | None:
 def _say_cue(cue: C.Cue) -> str | None:
     if isinstance(cue, C.PhaseStarted):
         who = f" — {cue.player}" if cue.player else ""
-        return f"== {cue.phase}{who}" if cue.phase in ("predict", "remix", "tally") else None
+        return (
+            f"== {cue.phase}{who}"
+            if cue.phase in ("predict", "remix", "warriors", "tally")
+            else None
+        )
     if isinstance(cue, C.Announce):
         return cue.text
     if isinstance(cue, C.AskHuman):

@@ -5,7 +5,8 @@ report them), "check" (all five balls known, waiting for predictions to be revea
 the check itself, "choose" (leader first, clockwise, one of the first three balls) and
 "colour" (players colour and tap their coins and pencils; "next" finishes the round).
 Between cycles of the mill there is "remix"; boards with end bonuses have "tally" before
-"over".
+"over". On board 5 a "warriors" step follows the remix or the tally when someone has the
+most warriors: the extra cell they colour may bring coins, tapped before play goes on.
 
 The state is in state.py, the balls' readings in readings.py and the board bonuses in
 bonuses.py; this class holds the round's flow: predictions and their check, choosing,
@@ -211,12 +212,11 @@ class ColorMilk(Readings, Bonuses, GameBase):
         if state.phase == "colour":
             return self._finish_round(state)
         if state.phase == "remix":
-            cues: list[c.Cue] = []
-            if state.board == 5 and not state.solo:
-                state = self._warriors(state, cues)
-            return self._new_round(replace(state, mill=FULL_MILL, cycle_round=0), cues)
+            return self._warriors_step(state)
         if state.phase == "tally":
-            return self._finish_game(state)
+            return self._warriors_step(state)
+        if state.phase == "warriors":
+            return self._after_warriors(state, [])
         raise IllegalMove(
             {
                 "predict": "make predictions and turn the mill first",
@@ -225,6 +225,30 @@ class ColorMilk(Readings, Bonuses, GameBase):
                 "choose": f"{state.chooser_name} still has to choose a ball",
             }[state.phase]
         )
+
+    def _warriors_step(self, state: MilkState):
+        """Board 5 (not solo) checks the warriors before every remix and at the end. The
+        players with most colour one cell at once, and it may bring coins: the "warriors"
+        phase waits for those taps before the next round starts or the winner is decided."""
+        cues: list[c.Cue] = []
+        if state.board == 5 and not state.solo:
+            state, most = self._warriors(state, cues)
+            if most:
+                state = replace(state, phase="warriors")
+                return state, [
+                    *cues,
+                    c.PhaseStarted("warriors"),
+                    c.Announce(
+                        f"{' and '.join(most)}: colour your extra cell now, tap any coin or "
+                        "pencil it brings, then Next."
+                    ),
+                ]
+        return self._after_warriors(state, cues)
+
+    def _after_warriors(self, state: MilkState, cues: list[c.Cue]):
+        if state.ending:
+            return self._finish_game(state, cues)
+        return self._new_round(replace(state, mill=FULL_MILL, cycle_round=0), cues)  # remixed
 
     def _finish_round(self, state: MilkState):
         record = RoundRecord(
@@ -235,14 +259,14 @@ class ColorMilk(Readings, Bonuses, GameBase):
         )
         mill = minus(state.mill, counts_of(state.tray))
         state = replace(state, history=(*state.history, record))
-        if state.final_round is not None and state.round >= state.final_round:
+        if state.ending:
             state = replace(state, mill=mill, tray=("",) * BALLS_PER_ROUND, passed=0)
             if self._needs_tally(state):
                 return replace(state, phase="tally"), [
                     c.PhaseStarted("tally"),
                     c.Announce("Final round done. Confirm the counts for the end bonuses."),
                 ]
-            return self._finish_game(state)
+            return self._finish_game(state, [])
         if state.cycle_round >= ROUNDS_PER_CYCLE:
             state = replace(
                 state, mill=mill, tray=("",) * BALLS_PER_ROUND, row=(), phase="remix", passed=0
@@ -296,7 +320,7 @@ class ColorMilk(Readings, Bonuses, GameBase):
             if p.token("any1"):
                 acts += [Choose(who, (s,), "any1") for s in range(3, len(state.row))]
             return tuple(acts)
-        if state.phase in ("colour", "remix", "tally"):
+        if state.phase in ("colour", "remix", "tally", "warriors"):
             return (ButtonPressed("next"),)
         if state.phase in READING_PHASES:
             return tuple(
@@ -339,6 +363,7 @@ class ColorMilk(Readings, Bonuses, GameBase):
             "colour": f"{rnd}: colour your boards, then Next round",
             "remix": "remix: empty the mill, mix all 20 balls",
             "tally": "confirm the counts for the end bonuses",
+            "warriors": "warriors: colour the extra cell, tap its coins",
             "over": "game over",
         }[state.phase]
 

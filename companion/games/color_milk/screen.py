@@ -253,9 +253,9 @@ class GameScreen(BaseGameScreen):
                     )
                     b.bind(on_release=lambda _b, k=bonus: self.toggle_any(k))
                     pad.add_widget(b)
-        elif phase == "colour":
+        elif phase in ("colour", "warriors"):  # warriors: the coins of the extra cell
             self._tally_buttons(pad, s.player(self.selected))
-            pad.add_widget(self._next_button("Next round"))
+            pad.add_widget(self._next_button("Finish game" if s.ending else "Next round"))
         elif phase == "remix":
             if s.board == 5 and not s.solo:
                 self._count_buttons(pad, s, ("warriors",))

@@ -117,6 +117,11 @@ class MilkState:
         return None if self.trigger_round is None else self.trigger_round + 1
 
     @property
+    def ending(self) -> bool:
+        """The final round has been played: what is left decides the winner."""
+        return self.final_round is not None and self.round >= self.final_round
+
+    @property
     def choosing_order(self) -> tuple[int, ...]:
         n = len(self.players)
         return tuple((self.leader + i) % n for i in range(n))
