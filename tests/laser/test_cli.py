@@ -87,3 +87,71 @@ def test_malformed_input_is_one_line_and_exit_2(run, payload, message):
     assert out.returncode == 2
     assert message in out.stderr and out.stderr.count("\n") == 1
     assert out.stdout == ""
+
+
+# Twelve team cards on a sparse board: the exact search runs for far longer than a person
+# waits (the A* search up to 20 MP, then the search for any solution at all).
+TWELVE_CARDS = {
+    "mode": "team",
+    "cat": 4,
+    "tiles": [
+        "yellow",
+        "blue",
+        "green",
+        "magenta",
+        None,
+        "red",
+        "red",
+        "red",
+        "blue",
+        "green",
+        "cyan",
+        "cyan",
+    ],  # fmt: skip
+    "supply": {"red": 1, "yellow": 2, "green": 2, "cyan": 2, "blue": 2, "magenta": 2},
+    "cards": [{"colour": c} for c in ("red", "yellow", "green", "cyan", "blue", "magenta")] * 2,
+}
+
+
+def test_timeout_answers_not_solved_honestly(run):
+    out = run(TWELVE_CARDS, "--timeout", "0.5")
+    assert out.returncode == 0, out.stderr
+    doc = json.loads(out.stdout)
+    assert doc["solved"] is False and doc["note"] == "not solved within 0.5 s"
+    assert doc["min_cost"] is None and doc["impossible"] is False and doc["exact_totals"] == []
+
+
+def test_default_timeout_bounds_the_command_line():
+    out = subprocess.run(
+        [sys.executable, "-m", "companion", "solve", "laser"],
+        input=json.dumps(TWELVE_CARDS),
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+    )
+    assert out.returncode == 0, out.stderr
+    doc = json.loads(out.stdout)
+    assert doc["solved"] is False and doc["note"] == "not solved within 5 s"
+
+
+def test_two_cards_are_solved_within_the_timeout(run):
+    doc = json.loads(run(TEAM_EXAMPLE, "--timeout", "2").stdout)
+    assert doc["solved"] is True and "note" not in doc and doc["min_cost"] == 3
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (("--timeout",), "only --timeout S"),
+        (("--timeout", "0"), "more than 0"),
+        (("--timeout", "soon"), "not 'soon'"),
+        (("--timeout", "nan"), "more than 0"),
+        (("--fast",), "only --timeout S"),
+    ],
+)
+def test_bad_timeout_is_one_line_and_exit_2(run, args, message):
+    out = run(TEAM_EXAMPLE, *args)
+    assert out.returncode == 2
+    assert message in out.stderr and out.stderr.count("\n") == 1
+    assert out.stdout == ""

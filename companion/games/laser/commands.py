@@ -5,6 +5,9 @@
 
 Optional fields: "floors" (competitive), "max_cost" (default 20), "straight_away" (default
 true: a mixed figure that completes no card must be used in the very next mix).
+
+--timeout S: give up after S seconds (default 5); the answer then says "solved": false and
+why in "note", and claims nothing the search did not prove.
 """
 
 from __future__ import annotations
@@ -15,9 +18,11 @@ from companion.codec import read_json_stdin
 from companion.errors import UsageError
 
 from .board import position_from_json
+from .limit import Limit
 from .solver import DEFAULT_MAX_COST, solve
 
-USAGE = "usage: companion solve laser < position.json (see docs/laser.md)"
+USAGE = "usage: companion solve laser [--timeout S] < position.json (see docs/laser.md)"
+DEFAULT_TIMEOUT = 5.0  # seconds; two to four cards take well under one
 
 
 def solve_command(argv: list[str]) -> int:
@@ -25,8 +30,7 @@ def solve_command(argv: list[str]) -> int:
         print(USAGE)
         print(__doc__)
         return 0
-    if argv:
-        raise UsageError(f"solve laser takes no arguments, got {' '.join(argv)!r}; {USAGE}")
+    timeout = _timeout(argv)
     data = read_json_stdin(USAGE)
     if not isinstance(data, dict):
         raise UsageError("the position must be a JSON object")
@@ -37,9 +41,23 @@ def solve_command(argv: list[str]) -> int:
     if not isinstance(straight, bool):
         raise UsageError("straight_away must be true or false")
     pos = position_from_json(data)
-    sol = solve(pos, max_cost=max_cost, straight_away=straight)
+    sol = solve(pos, max_cost=max_cost, straight_away=straight, limit=Limit(seconds=timeout))
     print(json.dumps(sol.to_json()))
     return 0
+
+
+def _timeout(argv: list[str]) -> float:
+    if not argv:
+        return DEFAULT_TIMEOUT
+    if len(argv) == 2 and argv[0] == "--timeout":
+        try:
+            seconds = float(argv[1])
+        except ValueError:
+            seconds = -1.0
+        if 0 < seconds <= 3600:
+            return seconds
+        raise UsageError(f"--timeout takes seconds, more than 0 and at most 3600, not {argv[1]!r}")
+    raise UsageError(f"solve laser takes only --timeout S, got {' '.join(argv)!r}; {USAGE}")
 
 
 VERBS = {"solve": solve_command}

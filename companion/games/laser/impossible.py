@@ -10,7 +10,7 @@ from companion.errors import IllegalMove
 
 from .board import TEAM
 from .competitive import take_x
-from .state import CLAIM_PHASES, IMPOSSIBLE_POINTS, TEAM_BID_MAX, TEAM_BID_MIN, LaserState
+from .state import CLAIM_PHASES, IMPOSSIBLE_POINTS, LaserState
 
 
 class ImpossibleChallenge:
@@ -79,11 +79,12 @@ class ImpossibleChallenge:
         return self._end_round(new, cues, summary)
 
     def _counter_bid(self, state: LaserState, seat: int, bid: int):
+        # Any number of steps 1-99 in both modes: the rulebook's 2-10 limit is for the team
+        # bids shown on the fingers of two hands; counter-bids are announced like
+        # competitive bids, and a claim may be disproved by a long solution.
         player = state.players[seat]
         if seat == state.claimer:
             raise IllegalMove(f"{player} claimed Impossible! and cannot bid against it")
-        if state.mode == TEAM and not TEAM_BID_MIN <= bid <= TEAM_BID_MAX:
-            raise IllegalMove(f"team bids are {TEAM_BID_MIN}-{TEAM_BID_MAX} steps")
         if state.best is not None and bid >= state.best[1]:
             raise IllegalMove(f"only bids below {state.best[1]} count now")
         new = replace(state, best=(seat, bid), bid_log=state.bid_log + ((seat, bid),))

@@ -65,6 +65,8 @@ class Solution:
     max_removed: int  # most figures removable at the optimal cost
     impossible: bool  # no solution at any cost
     exact_totals: tuple[int, ...]  # team: every bid 2-10 that can be spent exactly
+    solved: bool = True  # False: the search stopped at its limit (see `note`)
+    note: str = ""  # why it is not solved, for people: "not solved within 5 s"
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -74,6 +76,8 @@ class Solution:
             "max_removed": self.max_removed,
             "impossible": self.impossible,
             "exact_totals": list(self.exact_totals),
+            "solved": self.solved,
+            **({} if self.solved else {"note": self.note}),
         }
 
 

@@ -162,11 +162,7 @@ class LaserGame(CardsAndBoard, TeamMode, CompetitiveMode, ImpossibleChallenge, G
                 for b in range(TEAM_BID_MIN, TEAM_BID_MAX + 1)
             ]
         if ph in ("thinking", "bidding", "challenge"):
-            lo, hi = (
-                (TEAM_BID_MIN, TEAM_BID_MAX)
-                if (ph == "challenge" and state.mode == TEAM)
-                else (1, 20)
-            )
+            lo, hi = 1, 20
             if state.best is not None and ph != "thinking":
                 hi = min(hi, state.best[1] - 1)
             out += [
@@ -187,7 +183,9 @@ class LaserGame(CardsAndBoard, TeamMode, CompetitiveMode, ImpossibleChallenge, G
             out += [TeammateChosen(state.players[i]) for i in state.candidates]
         if ph in ("mixing", "verdict", "demonstration", "proof", "proof-verdict"):
             if state.mode == COMPETITIVE and ph in ("demonstration", "verdict"):
-                out += [RoundResult(True, n) for n in range(1, 17)]
+                if not state.no_solution:
+                    most = self.most_removable(state)[0]
+                    out += [RoundResult(True, n) for n in range(1, most + 1)]
             else:
                 out.append(RoundResult(True))
             out.append(RoundResult(False))
@@ -316,6 +314,7 @@ class LaserGame(CardsAndBoard, TeamMode, CompetitiveMode, ImpossibleChallenge, G
             claim_right=None,
             board=None,
             proposal=None,
+            no_solution=False,
             last=summary,
             last_board=state.board,
             last_cards=state.cards,

@@ -17,6 +17,7 @@ from companion.errors import IllegalMove
 
 from .board import COLOURS, FLOORS, TEAM, TILES, Position
 from .chains import INF
+from .limit import Limit, LimitReached
 from .moves import Move, Solution, as_move
 from .space import State
 from .totals import TEAM_BIDS, Totals
@@ -57,6 +58,8 @@ class _Search(Totals):
                 break
             if g > best[s]:
                 continue
+            if self.limit is not None:
+                self.limit.spend()
             limit = max_cost if found is None else found
             if straight and not s[4]:
                 hs = self.refined(s, limit - g)
@@ -113,6 +116,8 @@ class _Search(Totals):
             if s in seen:
                 continue
             seen.add(s)
+            if self.limit is not None:
+                self.limit.spend()
             if chain is None:
                 if self.refined(s, MOST) > MOST:
                     continue
@@ -132,35 +137,48 @@ def solve(
     max_cost: int = DEFAULT_MAX_COST,
     totals: bool | None = None,
     straight_away: bool = True,
+    limit: Limit | None = None,
 ) -> Solution:
     """Solve a position. `totals` (default: team mode only) adds every exact bid 2-10.
     `straight_away` (the rulebook's wording, default): a mixed figure that completes no card
-    must be used in the very next mix; False lets it wait for any later mix."""
-    search = _Search(pos, straight_away)
-    cost, path = search.astar(max_cost)
-    if totals is None:
-        totals = pos.mode == TEAM
-    exact: tuple[int, ...] = ()
-    if totals and search.h(search.start) < INF:
-        least = cost if cost is not None else max_cost + 1
-        exact = tuple(t for t in TEAM_BIDS if t >= least and search.spends(search.start, t))
-    if cost is None:
-        impossible = not search.feasible()
-        return Solution(None, (), 0, 0, impossible, exact)
+    must be used in the very next mix; False lets it wait for any later mix.
+    `limit`: where to give up. Then `solved` is False and nothing unproven is claimed: the
+    optimum and its moves only if A* finished, no exact totals, not impossible."""
+    search = _Search(pos, straight_away, limit)
+    try:
+        cost, path = search.astar(max_cost)
+    except LimitReached as stop:
+        return Solution(None, (), 0, 0, False, (), solved=False, note=str(stop))
     moves = tuple(m for m, _ in path)
     removed = sum(m.removed for m in moves)
-    return Solution(cost, moves, removed, removed, False, exact)
+    if totals is None:
+        totals = pos.mode == TEAM
+    try:
+        exact: tuple[int, ...] = ()
+        if totals and search.h(search.start) < INF:
+            least = cost if cost is not None else max_cost + 1
+            exact = tuple(t for t in TEAM_BIDS if t >= least and search.spends(search.start, t))
+        impossible = cost is None and not search.feasible()
+    except LimitReached as stop:
+        return Solution(cost, moves, removed, removed, False, (), solved=False, note=str(stop))
+    return Solution(cost, moves, removed, removed, impossible, exact)
 
 
-def exact_profile(pos: Position, budget: int, straight_away: bool = True) -> dict[int, int]:
-    """{exact cost: most figures removed at that cost} for every cost <= budget."""
-    search = _Search(pos, straight_away)
+def exact_profile(
+    pos: Position, budget: int, straight_away: bool = True, limit: Limit | None = None
+) -> dict[int, int]:
+    """{exact cost: most figures removed at that cost} for every cost <= budget.
+    Raises LimitReached past `limit`."""
+    search = _Search(pos, straight_away, limit)
     return dict(sorted(search.profile(search.start, budget).items()))
 
 
-def max_removed_for(pos: Position, cost: int, straight_away: bool = True) -> int | None:
-    """Most figures a solution costing exactly `cost` removes, or None if none costs that."""
-    search = _Search(pos, straight_away)
+def max_removed_for(
+    pos: Position, cost: int, straight_away: bool = True, limit: Limit | None = None
+) -> int | None:
+    """Most figures a solution costing exactly `cost` removes, or None if none costs that.
+    Raises LimitReached past `limit`."""
+    search = _Search(pos, straight_away, limit)
     return search.profile(search.start, cost).get(cost)
 
 
@@ -211,6 +229,8 @@ __all__ = [
     "COLOURS",
     "DEFAULT_MAX_COST",
     "FLOORS",
+    "Limit",
+    "LimitReached",
     "Move",
     "Solution",
     "exact_profile",

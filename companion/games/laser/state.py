@@ -40,6 +40,7 @@ class LaserState:
     claim_right: bool | None = None  # outcome waiting for the claimer's name
     board: tuple | None = None  # (tiles, floors, cat, supply) entered this round
     proposal: int | None = None  # solver's removed-figure count for the demonstrated bid
+    no_solution: bool = False  # the solver found no solution of exactly that bid on the board
     serial: int = 0  # bumps on every timed phase: timer keys are unique per phase instance
     over: bool = False
     last: tuple[str, ...] = ()  # what happened in the previous round, for people

@@ -10,6 +10,7 @@ from companion.errors import IllegalMove, UsageError
 from companion.events import CardSeen
 
 from .board import COLOURS, COMPETITIVE, FLOORS, TEAM, Card, Position, colour_index, floor_index
+from .competitive import proposal_cues
 from .events import BoardEntered
 from .state import LaserState
 
@@ -96,4 +97,11 @@ class CardsAndBoard:
                     raise UsageError(f"unknown colour {t!r}")
         except (UsageError, ValueError, TypeError) as exc:
             raise IllegalMove(f"that board cannot be right: {exc}") from None
-        return replace(state, board=board), [Announce("Board saved for the referee.")]
+        new = replace(state, board=board)
+        cues: list[Cue] = [Announce("Board saved for the referee.")]
+        if state.mode == COMPETITIVE and state.phase in ("demonstration", "verdict"):
+            # entered late: the proposal and the removed-figure check follow the new board
+            seat, bid = state.best
+            new = replace(new, **self._proposal(new, bid))
+            cues += proposal_cues(new, state.players[seat], bid)
+        return new, cues

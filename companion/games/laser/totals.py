@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from .board import Position
 from .bounds import Bounds
+from .limit import Limit
 from .moves import Move
 from .space import State
 
@@ -13,10 +14,14 @@ TEAM_BIDS = range(2, 11)
 
 
 class Totals(Bounds):
-    """The bounded state space with its exact-cost searches, memoised per state."""
+    """The bounded state space with its exact-cost searches, memoised per state. Every
+    search counts the states it expands against `limit`, if any (LimitReached past it)."""
 
-    def __init__(self, pos: Position, straight_away: bool = True) -> None:
+    def __init__(
+        self, pos: Position, straight_away: bool = True, limit: Limit | None = None
+    ) -> None:
         super().__init__(pos, straight_away)
+        self.limit = limit
         self._profile: dict[State, tuple[int, dict[int, int]]] = {}
         self._spends: dict[tuple[State, int], bool] = {}
 
@@ -31,6 +36,8 @@ class Totals(Bounds):
             if memo[0] == budget:
                 return memo[1]
             return {c: r for c, r in memo[1].items() if c <= budget}
+        if self.limit is not None:
+            self.limit.spend()
         if chain is None:
             if self.refined(s, budget) > budget:
                 return {}
@@ -57,6 +64,8 @@ class Totals(Bounds):
         known = self._spends.get((s, left))
         if known is not None:
             return known
+        if self.limit is not None:
+            self.limit.spend()
         if chain is None:
             if self.refined(s, left) > left:
                 self._spends[s, left] = False
