@@ -94,7 +94,7 @@ class CompetitiveMode:
         """The most figures the demonstrated bid can remove, and why, for people: the
         solver's count on the entered board, else counting (a mix removes 2 figures for at
         least 1 step; only figures on the board and the colour cards can leave it)."""
-        seat, bid = state.best
+        bid = state.best[1]
         if state.proposal is not None:
             return state.proposal, (
                 f"on the board as entered, {bid} steps remove at most {state.proposal} figures"
