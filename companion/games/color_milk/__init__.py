@@ -1,11 +1,15 @@
 """Color Milk (Red Cat Games, 2025): predict the balls that roll out of the colour mill."""
 
 from companion.game import Option
+from companion.games.color_milk import sensing
 from companion.games.color_milk.boards import BOARDS
 from companion.games.color_milk.rules import ColorMilk, MilkState, PlayerState
 
+# What the sensors mean lives beside the rules (sensing.py), as pure hooks of the game.
+ColorMilk.interpret = staticmethod(sensing.interpret)
+ColorMilk.readers = staticmethod(sensing.readers)
+
 GAME = ColorMilk()
-READS_BALLS = True  # the app points the camera at the ball tray while this game is in play
 
 OPTIONS = (
     Option("board", "Board", tuple(BOARDS), 1, "Which of the six boards everyone plays."),

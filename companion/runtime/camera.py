@@ -1,5 +1,5 @@
-"""The camera in the app: while a game that reads balls is in play, the newest frames go
-through the ball reader and each confirmed ball reaches the game as a BallSeen event.
+"""The camera at the table: while the game in play wants its ball reader (`Game.readers`),
+the newest frames go through it and each confirmed ball reaches the runtime as a BallSeen.
 
 On the simulated table the camera looks at a rendered tray that fills with the balls dropped
 on the simulated chute, so a whole round plays hands-free on a laptop through the same
@@ -13,12 +13,12 @@ import random
 import threading
 from collections.abc import Callable
 
-from companion.cues import Announce, Cue, PhaseStarted
+from companion.cues import Announce, Cue
 from companion.events import Event
+from companion.game import ReaderSpec
 
 BALL_COLOURS = ("blue", "green", "orange", "pink", "purple")
 SIM_FPS = 10.0  # the rendered tray needs no more; it leaves the CPU to the screen
-NEW_ROUND_PHASE = "predict"  # the tray is emptied before the next round's predictions
 
 
 class SimulatedTray:
@@ -73,7 +73,7 @@ class TableWithTray:
 
 class CameraLink:
     """Camera -> ball reader -> events, for one game in play. Callbacks come from the reader
-    thread: the app moves them onto its own thread."""
+    thread. `want()` says which readers the game's state asks for."""
 
     def __init__(
         self,
@@ -97,6 +97,8 @@ class CameraLink:
         self.feed = None
         self.reading = threading.Event()  # set once frames are going through the reader
         self._new_round = threading.Event()
+        self._on = threading.Event()  # the game wants the ball reader now
+        self._key: str | None = None
         self._closed = threading.Event()
         self._thread: threading.Thread | None = None
 
@@ -114,12 +116,19 @@ class CameraLink:
         if self.feed is not None:
             self.feed.close()
 
-    def cue(self, cue: Cue) -> None:
-        """A session sink: a new round empties the tray and restarts the reader."""
-        if isinstance(cue, PhaseStarted) and cue.phase == NEW_ROUND_PHASE:
+    def want(self, specs: tuple[ReaderSpec, ...]) -> None:
+        """The readers the state asks for: a new key empties the tray and restarts the
+        reader; none pauses it (frames are skipped)."""
+        balls = next((s for s in specs if s.kind == "balls"), None)
+        if balls is None:
+            self._on.clear()
+            return
+        if balls.key != self._key:
+            self._key = balls.key
             if self.tray is not None:
                 self.tray.clear()
             self._new_round.set()
+        self._on.set()
 
     # on the link's own thread -----------------------------------------------------------
     def _open(self) -> None:
@@ -165,6 +174,8 @@ class CameraLink:
         self.feed.start()
 
     def _read(self, image):
+        if not self._on.is_set():
+            return []
         if self._new_round.is_set():
             self._new_round.clear()
             # On the simulated table the empty tray is known; a real one is the next frame.
