@@ -99,6 +99,11 @@ class Game(Protocol):
         """The camera readers this state wants running, like timer()."""
         ...
 
+    def sim_pool(self, state: Any) -> Sequence[str]:
+        """The balls the simulated table may drop now, each at most once (empty: any
+        colour): a simulated mill never rolls out a ball the real one could not hold."""
+        ...
+
 
 class GameBase:
     """Sensible defaults for the optional parts of the protocol."""
@@ -134,6 +139,9 @@ class GameBase:
         return (reading,), memory
 
     def readers(self, state: Any) -> Sequence[ReaderSpec]:
+        return ()
+
+    def sim_pool(self, state: Any) -> Sequence[str]:
         return ()
 
     def __repr__(self) -> str:

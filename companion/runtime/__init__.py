@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import logging
 import queue
+import random
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -68,6 +69,8 @@ class Runtime:
         self.camera = None  # companion.runtime.camera.CameraLink while a game reads
         self._table = None
         self._memory: Any = None  # the game's sensor memory (see Game.interpret)
+        self._pool: tuple[str, ...] = ()  # what the simulated table may still drop ...
+        self._left: list[str] = []  # ... and what of it is left
         self._subscribers: list[Subscriber] = []
         self._lock = threading.RLock()
         self._queue: queue.Queue = queue.Queue()
@@ -90,7 +93,7 @@ class Runtime:
         if table is not None and self.tray is not None:
             from companion.runtime.camera import TableWithTray
 
-            table = TableWithTray(table, self.tray)
+            table = TableWithTray(table, self.tray, draw=self.simulated_ball)
         self._table = table
 
     def open_table(self, simulate: bool, **options):
@@ -127,6 +130,20 @@ class Runtime:
         if self.camera is not None:
             self.camera.close()
             self.camera = None
+
+    def simulated_ball(self) -> str | None:
+        """The colour of a ball the simulated table drops: one the game says could still
+        come out (Game.sim_pool), each only once; None when the game does not say."""
+        session = self.session
+        pool = tuple(session.game.sim_pool(session.state)) if session is not None else ()
+        with self._lock:
+            if pool != self._pool:
+                self._pool, self._left = pool, list(pool)
+            if not self._left:
+                return None
+            colour = random.choice(self._left)
+            self._left.remove(colour)
+            return colour
 
     def subscribe(self, **callbacks) -> Callable[[], None]:
         """Listen (see Subscriber); returns the function that stops listening."""

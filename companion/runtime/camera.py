@@ -19,6 +19,7 @@ from companion.game import ReaderSpec
 
 BALL_COLOURS = ("blue", "green", "orange", "pink", "purple")
 SIM_FPS = 10.0  # the rendered tray needs no more; it leaves the CPU to the screen
+STALE_FRAMES = 2  # after an emptied tray: the camera's buffered frame and the one in capture
 
 
 class SimulatedTray:
@@ -40,22 +41,28 @@ class SimulatedTray:
             self._balls.clear()
             self.round += 1
 
-    def frame(self, i: int):
+    def balls(self) -> tuple[str, ...]:
+        with self._lock:
+            return tuple(self._balls)
+
+    def frame(self, i: int, empty: bool = False):
         from vision.render import render_tray
 
         with self._lock:
-            balls, seed = list(self._balls), self.round
+            balls, seed = ([] if empty else list(self._balls)), self.round
         return render_tray(balls, self.light, seed, frame=i)
 
 
 class TableWithTray:
-    """The simulated table, with its dropped balls also rolling into the rendered tray."""
+    """The simulated table, with its dropped balls also rolling into the rendered tray.
+    `draw()` picks the colour of a ball dropped without one (None: any colour)."""
 
-    def __init__(self, table, tray: SimulatedTray) -> None:
-        self._table, self._tray = table, tray
+    def __init__(self, table, tray: SimulatedTray, draw=None) -> None:
+        self._table, self._tray, self._draw = table, tray, draw
 
     def drop_ball(self, colour: str | None = None):
-        colour = colour or random.choice(BALL_COLOURS)  # a ball always has a colour
+        # a ball always has a colour, and one that could be in there
+        colour = colour or (self._draw and self._draw()) or random.choice(BALL_COLOURS)
         self._tray.add(colour)
         return self._table.drop_ball(colour)
 
@@ -99,6 +106,7 @@ class CameraLink:
         self._new_round = threading.Event()
         self._on = threading.Event()  # the game wants the ball reader now
         self._key: str | None = None
+        self._stale = 0
         self._closed = threading.Event()
         self._thread: threading.Thread | None = None
 
@@ -179,9 +187,14 @@ class CameraLink:
         if self._new_round.is_set():
             self._new_round.clear()
             # On the simulated table the empty tray is known; a real one is the next frame.
-            empty = self.tray.frame(0) if self.tray is not None else None
+            # (balls may already be rolling in: the empty tray is drawn without them)
+            empty = self.tray.frame(0, empty=True) if self.tray is not None else None
             self.reader.reset(background=empty)
+            self._stale = STALE_FRAMES
             return []  # this frame may predate the emptied tray
+        if self._stale:
+            self._stale -= 1  # ... and so may the camera's next one and the one in capture
+            return []
         events = self.reader.feed(image)
         self.reading.set()
         return events

@@ -294,3 +294,23 @@ def test_board_6_end_counts_keep_full_size_buttons(make, docs_shot):
     assert "Anna: market 0" in shown and "ghost towns 2" in shown and "Finish game" in shown
     assert_touchable(screen)
     assert_not_blank(docs_shot(screen, "color-milk-tally"))
+
+
+def test_a_ball_read_twice_differently_shows_as_asked_and_next_names_it(make):
+    screen = make(players=("Anna",))
+    screen.submit(Predict("Anna", ("blue",)))
+    for slot, colour in enumerate(("green", "blue", "pink", "green")):
+        from_table(screen, BallSeen(colour, slot, 0.95))
+    from_table(screen, BallSeen("orange", 0, 0.95))  # the camera changes its mind
+    from_table(screen, BallSeen("orange", 4, 0.95))
+    Clock.tick()
+    balls = [
+        w.text
+        for w in screen.walk()
+        if isinstance(w, BigButton) and w.text[:2] in ("as", "?", "1:", "2:")
+    ]
+    assert balls[0] == "ask" and "Ball 1" in texts(screen)
+    screen.next()
+    assert screen.banner_text == "ball 1 is in question: tap its colour first"
+    screen.tap_colour("green")
+    assert screen.state.phase == "choose"

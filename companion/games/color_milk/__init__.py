@@ -8,6 +8,7 @@ from companion.games.color_milk.rules import ColorMilk, MilkState, PlayerState
 # What the sensors mean lives beside the rules (sensing.py), as pure hooks of the game.
 ColorMilk.interpret = staticmethod(sensing.interpret)
 ColorMilk.readers = staticmethod(sensing.readers)
+ColorMilk.sim_pool = staticmethod(sensing.sim_pool)
 
 GAME = ColorMilk()
 

@@ -489,6 +489,8 @@ class ColorMilk(GameBase):
             return self._new_round(replace(state, mill=FULL_MILL, cycle_round=0), cues)
         if state.phase == "tally":
             return self._finish_game(state)
+        if state.phase == "mill" and state.asks:  # five may show, one of them in question
+            raise IllegalMove(f"ball {state.asks[0].slot + 1} is in question: tap its colour first")
         raise IllegalMove(
             {
                 "predict": "make predictions and turn the mill first",

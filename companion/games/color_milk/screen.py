@@ -140,7 +140,7 @@ class GameScreen(BaseGameScreen):
         asked = {a.slot for a in s.asks}
         for slot in range(BALLS_PER_ROUND):
             colour = balls[slot] if slot < len(balls) else ""
-            if colour:
+            if colour and slot not in asked:  # a ball in question shows as asked
                 btn = ColourButton(colour=colour)
                 btn.text = f"{slot + 1}:{colours.label(colour)}"
             else:

@@ -3,7 +3,8 @@
 `interpret` numbers the chute sensor's readings into tray slots, caps every sensor reading
 below a person's certainty, and drops the camera's repeats (it reports a resting ball again
 after a restart) so that only news reaches the log. `readers` asks for the ball reader while
-the round's balls are being read; a new round means an emptied tray.
+the round's balls are being read; a new round means an emptied tray. `sim_pool` lets the
+simulated table drop only balls the mill still holds.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from typing import Any
 from companion.events import BallSeen, Event
 from companion.game import ReaderSpec
 from companion.games.color_milk.chute import SENSED_TYPE, chute_slot
-from companion.games.color_milk.mill import BALLS_PER_ROUND
+from companion.games.color_milk.mill import BALLS_PER_ROUND, COLOURS
 from companion.games.color_milk.rules import AUTHORITATIVE, READING_PHASES, SENSOR_MAX, MilkState
 
 
@@ -43,6 +44,13 @@ def is_repeat(state: MilkState, seen: BallSeen) -> bool:
     if any(a.slot == seen.slot for a in state.asks):
         return False  # a question is open: the reading may answer or change it
     return state.tray[seen.slot] == seen.colour
+
+
+def sim_pool(state: MilkState) -> tuple[str, ...]:
+    """Inside the mill as this round (or the remix) began: what the simulated chute drops."""
+    if state.phase not in (*READING_PHASES, "remix"):
+        return ()
+    return tuple(c for c, n in zip(COLOURS, state.mill, strict=True) for _ in range(n))
 
 
 def readers(state: MilkState) -> tuple[ReaderSpec, ...]:
