@@ -7,18 +7,10 @@ vision add their own checks through `hardware.doctor.checks(args)`.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable
-from dataclasses import asdict, dataclass
+from collections.abc import Iterable
+from dataclasses import asdict
 
-
-@dataclass(frozen=True)
-class CheckResult:
-    part: str
-    ok: bool
-    detail: str
-
-
-Check = Callable[[], CheckResult]
+from companion.checks import Check, CheckResult
 
 
 def _core_checks(args) -> Iterable[Check]:
