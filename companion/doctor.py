@@ -40,7 +40,7 @@ def _core_checks(args) -> Iterable[Check]:
     yield data_dir
     yield game_log
     yield settings_file
-    for info in games.CATALOGUE:
+    for info in games.catalogue():
 
         def rules(info=info) -> CheckResult:
             game = games.load(info.name)

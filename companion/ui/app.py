@@ -62,7 +62,7 @@ class HomeScreen(Screen):
     def refresh(self):
         grid = self.ids.games
         grid.clear_widgets()
-        for g in games.CATALOGUE:
+        for g in games.catalogue():
             lo, hi = g.players
             players = f"{lo}-{hi} players" if lo != hi else f"{lo} player" + "s" * (lo > 1)
             grid.add_widget(

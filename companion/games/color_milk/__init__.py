@@ -24,4 +24,7 @@ OPTIONS = (
     ),
 )
 
-__all__ = ["GAME", "OPTIONS", "ColorMilk", "MilkState", "PlayerState"]
+BLURB = "Predict the balls that roll out of the mill."  # the home screen's line
+SHELF = 1  # its place on the home screen
+
+__all__ = ["BLURB", "GAME", "SHELF", "OPTIONS", "ColorMilk", "MilkState", "PlayerState"]
