@@ -200,7 +200,7 @@ def report_games(env: dict[str, str]) -> None:
     from companion import games
 
     print("\nopening a game (rules + screen, imported after the home screen):")
-    for info in games.CATALOGUE:
+    for info in games.catalogue():
         out = subprocess.run(
             [sys.executable, "-c", GAME_IMPORT, info.name],
             env=env,

@@ -124,7 +124,7 @@ def _cmd_games(args) -> int:
             "about": g.blurb,
             "tools": sorted(games.verbs(g.name)),
         }
-        for g in games.CATALOGUE
+        for g in games.catalogue()
     ]
     print(json.dumps(out, indent=2))
     return 0

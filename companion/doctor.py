@@ -7,18 +7,10 @@ vision add their own checks through `hardware.doctor.checks(args)`.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable
-from dataclasses import asdict, dataclass
+from collections.abc import Iterable
+from dataclasses import asdict
 
-
-@dataclass(frozen=True)
-class CheckResult:
-    part: str
-    ok: bool
-    detail: str
-
-
-Check = Callable[[], CheckResult]
+from companion.checks import Check, CheckResult
 
 
 def _core_checks(args) -> Iterable[Check]:
@@ -48,7 +40,7 @@ def _core_checks(args) -> Iterable[Check]:
     yield data_dir
     yield game_log
     yield settings_file
-    for info in games.CATALOGUE:
+    for info in games.catalogue():
 
         def rules(info=info) -> CheckResult:
             game = games.load(info.name)

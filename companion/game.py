@@ -26,6 +26,18 @@ class TimerSpec:
 
 
 @dataclass(frozen=True)
+class ReaderSpec:
+    """A camera reader a state wants running, e.g. ReaderSpec("balls", "round 3").
+
+    Declared like a TimerSpec: the same key keeps the reader going; a new key starts it
+    afresh (the tray was emptied for a new round); no spec pauses it.
+    """
+
+    kind: str
+    key: str = ""
+
+
+@dataclass(frozen=True)
 class GameConfig:
     """Everything needed to start a game: who sits where, options, and the random seed."""
 
@@ -74,6 +86,24 @@ class Game(Protocol):
         """One line for people: the phase and whose turn it is."""
         ...
 
+    def interpret(self, state: Any, reading: Event, memory: Any) -> tuple[Sequence[Event], Any]:
+        """What a sensor reading means now: the events to submit (none for a repeat or a
+        reading that is not this game's), and the sensor memory to keep for the next one.
+
+        `memory` starts as None for every game in play and is kept by the runtime, so the
+        game stays pure (e.g. Color Milk numbers the chute's balls within a round).
+        """
+        ...
+
+    def readers(self, state: Any) -> Sequence[ReaderSpec]:
+        """The camera readers this state wants running, like timer()."""
+        ...
+
+    def sim_pool(self, state: Any) -> Sequence[str]:
+        """The balls the simulated table may drop now, each at most once (empty: any
+        colour): a simulated mill never rolls out a ball the real one could not hold."""
+        ...
+
 
 class GameBase:
     """Sensible defaults for the optional parts of the protocol."""
@@ -103,6 +133,16 @@ class GameBase:
     def describe(self, state: Any) -> str:
         player = self.current_player(state)
         return f"{player}'s turn" if player else ""
+
+    def interpret(self, state: Any, reading: Event, memory: Any) -> tuple[Sequence[Event], Any]:
+        """Readings count as they come: buttons, beam counts."""
+        return (reading,), memory
+
+    def readers(self, state: Any) -> Sequence[ReaderSpec]:
+        return ()
+
+    def sim_pool(self, state: Any) -> Sequence[str]:
+        return ()
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {getattr(self, 'name', '?')}>"

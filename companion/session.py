@@ -1,7 +1,8 @@
 """A game in progress: the pure rules, the log, the phase timer and whoever listens for cues.
 
 `submit` is the one door for events. The event is checked by the rules (a refusal changes
-nothing), written to the log, and only then adopted; the cues go to every sink.
+nothing), written to the log, and only then adopted; the cues go to every sink, and every
+watcher hears that the state changed (after submit, undo, redo and a timer's expiry).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from companion.store import GameLog, fold_entries
 from companion.timer import EXPIRED, PhaseTimer
 
 CueSink = Callable[[Cue], None]
+Watcher = Callable[[], None]  # called after every change of state, on the changing thread
 TIMER_SAVE_INTERVAL = 1.0  # seconds between snapshots of the running countdown
 
 
@@ -74,6 +76,7 @@ class Session:
         self.config = config
         self.clock = clock or MonotonicClock()
         self.sinks: list[CueSink] = list(sinks)
+        self.watchers: list[Watcher] = []
         self._lock = threading.RLock()
         entries = log.entries(game_id)
         self._states, self._redo = replay(game, config, entries)
@@ -130,6 +133,7 @@ class Session:
                 self.log.finish(self.game_id, self.result())
                 cues += (GameOver(winners),)
             self._sync_timer()
+        self._changed()
         self._emit(cues)
         return cues
 
@@ -143,7 +147,8 @@ class Session:
             if was_over and not self.game.is_over(self.state):
                 self.log.reopen(self.game_id)
             self._sync_timer()
-            return True
+        self._changed()
+        return True
 
     def redo(self) -> bool:
         with self._lock:
@@ -154,7 +159,8 @@ class Session:
             if self.game.is_over(self.state):
                 self.log.finish(self.game_id, self.result())
             self._sync_timer()
-            return True
+        self._changed()
+        return True
 
     def abandon(self) -> None:
         self.log.finish(self.game_id, self.result(), status="abandoned")
@@ -212,6 +218,10 @@ class Session:
                 self._save_timer(force=True)
 
     # internals ------------------------------------------------------------------------
+    def _changed(self) -> None:
+        for watcher in list(self.watchers):
+            watcher()
+
     def _emit(self, cues: Iterable[Cue]) -> None:
         for cue in cues:
             for sink in list(self.sinks):

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -256,7 +257,11 @@ class GameLog:
 
 
 def _connect(path: Path) -> sqlite3.Connection:
-    return sqlite3.connect(f"file:{path}?mode=rw", uri=True, isolation_level=None)
+    # The table runtime writes from its engine thread, the screen from its own; _transaction
+    # keeps their writes apart.
+    return sqlite3.connect(
+        f"file:{path}?mode=rw", uri=True, isolation_level=None, check_same_thread=False
+    )
 
 
 def _create(path: Path) -> None:
@@ -290,14 +295,24 @@ def _create(path: Path) -> None:
 
 
 class _transaction:
+    _writing = threading.RLock()  # one transaction at a time on a connection shared by threads
+
     def __init__(self, db: sqlite3.Connection) -> None:
         self.db = db
 
     def __enter__(self):
-        self.db.execute("BEGIN IMMEDIATE")
+        self._writing.acquire()
+        try:
+            self.db.execute("BEGIN IMMEDIATE")
+        except BaseException:
+            self._writing.release()
+            raise
 
     def __exit__(self, exc_type, *rest):
-        self.db.execute("ROLLBACK" if exc_type else "COMMIT")
+        try:
+            self.db.execute("ROLLBACK" if exc_type else "COMMIT")
+        finally:
+            self._writing.release()
 
 
 def _record(row) -> GameRecord:

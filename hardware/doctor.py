@@ -16,7 +16,7 @@ import sys
 import time
 from collections.abc import Callable
 
-from companion.doctor import CheckResult
+from companion.checks import CheckResult
 from companion.events import BallPassed, ButtonPressed
 from hardware import pins as pinmap
 from hardware.colours import LED_COLOURS

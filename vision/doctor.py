@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from companion.doctor import CheckResult
+from companion.checks import CheckResult
 
 CALIBRATION_NAME = "camera-calibration.json"
 FRAME_TIMEOUT = 3.0

@@ -19,7 +19,6 @@ from companion.game import GameConfig
 from companion.players import PLAYER_MARKERS
 from companion.session import Session
 from companion.ui import colours
-from companion.ui.camera_link import TableWithTray
 from companion.ui.context import AppContext
 from companion.ui.game_screen import GameScreen
 from companion.ui.widgets import BigButton
@@ -43,15 +42,9 @@ def game_screen_class(name: str) -> type[GameScreen]:
 
 
 def open_session_screen(ctx: AppContext, session: Session) -> GameScreen:
-    screen = game_screen_class(session.game.name)(ctx=ctx, session=session)
-    if ctx.table is not None:
-        session.sinks.append(ctx.table.cue)
-    ctx.listener, ctx.cue_listener = screen.table_event, screen.cue_from_any_thread
-    package = importlib.import_module(games.info(session.game.name).package)
-    ctx.watch_balls(getattr(package, "READS_BALLS", False))
-    if ctx.camera is not None:
-        session.sinks.append(ctx.camera.cue)
-    return screen
+    """The game goes into play on the table's runtime; its screen listens to it."""
+    ctx.runtime.play(session)
+    return game_screen_class(session.game.name)(ctx=ctx, session=session)
 
 
 class GameTile(BigButton):
@@ -69,7 +62,7 @@ class HomeScreen(Screen):
     def refresh(self):
         grid = self.ids.games
         grid.clear_widgets()
-        for g in games.CATALOGUE:
+        for g in games.catalogue():
             lo, hi = g.players
             players = f"{lo}-{hi} players" if lo != hi else f"{lo} player" + "s" * (lo > 1)
             grid.add_widget(
@@ -286,18 +279,13 @@ class CompanionApp(App):
             backdrop = Rectangle()
         box.bind(size=lambda w, size: setattr(backdrop, "size", size))
         box.add_widget(screens)
-        table = self.ctx.table
-        if self.ctx.sim_tray is not None:
-            table = TableWithTray(table, self.ctx.sim_tray)  # dropped balls reach the camera
+        table = self.ctx.table  # with the rendered tray on its chute, when the camera is simulated
         box.add_widget(SimPanel(table=table, size_hint_y=None, height=dp(SIM_PANEL_HEIGHT)))
         bind_keyboard(table)
         return box
 
     def on_stop(self):
-        self.ctx.watch_balls(False)
-        if self.ctx.table is not None:
-            self.ctx.table.close()
-        self.ctx.log.close()
+        self.ctx.close()
 
 
 def _shown(value) -> str:

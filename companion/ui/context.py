@@ -1,13 +1,13 @@
-"""What every screen needs: where data lives, the log, settings, the table's hardware."""
+"""What every screen needs: where data lives, the log, settings, and the table's runtime."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from companion import paths, settings
 from companion.clock import Clock, MonotonicClock
+from companion.runtime import Runtime
 from companion.store import GameLog
 
 
@@ -18,18 +18,19 @@ class AppContext:
     settings: settings.Settings
     clock: Clock = field(default_factory=MonotonicClock)
     simulate: bool = True
-    table: Any = None  # hardware.table.Table when present: .cue(cue), .status, .close()
     notices: list[str] = field(default_factory=list)  # one-line messages for the home screen
-    listener: Any = None  # where table events go: the game screen in play, if any
-    cue_listener: Any = None  # where camera news goes: the game screen in play, if any
-    camera_source: str | None = None  # None: no camera (tests, screenshots); set by `run`
-    sim_tray: Any = None  # the simulated table's rendered ball tray
-    camera: Any = None  # the CameraLink of the game in play
+    runtime: Runtime = field(init=False)  # owns the game in play, the table and the camera
 
-    def table_event(self, event) -> None:
-        """Called by the hardware (any thread) for every button press or ball."""
-        if self.listener is not None:
-            self.listener(event)
+    def __post_init__(self) -> None:
+        from vision.doctor import calibration_path
+
+        # The screen's tick keeps the clock (it draws the countdown anyway).
+        self.runtime = Runtime(
+            self.settings,
+            clock=self.clock,
+            keep_time=False,
+            calibration_file=calibration_path(self.data_dir),
+        )
 
     @classmethod
     def open(cls, data_dir=None, simulate: bool = True) -> AppContext:
@@ -41,29 +42,27 @@ class AppContext:
             ctx.notices.append(warning)
         return ctx
 
-    def watch_balls(self, on: bool) -> None:
-        """Start (or stop) reading the ball tray with the camera for the game in play."""
-        if self.camera is not None:
-            self.camera.close()
-            self.camera = None
-        if not on or self.camera_source in (None, "off"):
-            return
-        from companion.ui.camera_link import CameraLink
-        from vision.doctor import calibration_path
+    @property
+    def table(self):
+        """hardware.table.Table when present: .cue(cue), .status, .close()."""
+        return self.runtime.table
 
-        self.camera = CameraLink(
-            simulate=self.camera_source == "simulated",
-            source=self.camera_source,
-            calibration_file=calibration_path(self.data_dir),
-            ask_threshold=self.settings.ask_threshold,
-            on_events=lambda events: [self.table_event(e) for e in events],
-            on_cue=lambda cue: self.cue_listener and self.cue_listener(cue),
-            tray=self.sim_tray,
-        )
-        self.camera.start()
+    @table.setter
+    def table(self, table) -> None:
+        self.runtime.table = table
+
+    def table_event(self, event) -> None:
+        """Called by the hardware (any thread) for every button press or ball."""
+        self.runtime.post(event)
 
     def save_settings(self, new: settings.Settings) -> None:
         self.settings = new.validated()
         settings.save(paths.settings_path(self.data_dir), self.settings)
+        self.runtime.settings = self.settings
         if self.table is not None:
             self.table.settings = self.settings  # volume, brightness and mute apply at once
+
+    def close(self) -> None:
+        """The app stops: the game leaves the table, the hardware and the log close."""
+        self.runtime.close()
+        self.log.close()

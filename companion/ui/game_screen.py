@@ -6,6 +6,7 @@ A game without its own screen gets this one as is: its legal actions become butt
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 from kivy.clock import Clock
@@ -16,7 +17,7 @@ from kivy.uix.screenmanager import Screen
 from companion import cues as C
 from companion.codec import jsonable
 from companion.errors import IllegalMove
-from companion.events import ButtonPressed, Event
+from companion.events import Event
 from companion.ui import widgets  # noqa: F401  (registers the widget kv rules)
 from companion.ui.widgets import BigButton
 
@@ -40,7 +41,17 @@ class GameScreen(Screen):
         self._banner_clear = Clock.create_trigger(self._clear_banner, BANNER_SECONDS)
         self._refresh_trigger = Clock.create_trigger(lambda dt: self.refresh())
         self._ticker = None
-        session.sinks.append(self.cue_from_any_thread)
+        self.runtime = ctx.runtime
+        if self.runtime.session is not session:
+            self.runtime.play(session)
+        # The runtime plays the game; this screen listens and redraws on its own thread.
+        self._unsubscribe = self.runtime.subscribe(
+            on_change=self._changed_from_any_thread,
+            on_cue=self.cue_from_any_thread,
+            on_refusal=lambda _event, text: Clock.schedule_once(
+                lambda dt: self.show_banner(text, "error")
+            ),
+        )
         self.build()
         self.refresh()
 
@@ -60,9 +71,9 @@ class GameScreen(Screen):
         return self.session.state
 
     def submit(self, event: Event) -> bool:
-        """Apply an event; a refusal is shown on the banner and changes nothing."""
+        """Apply a touch; a refusal is shown on the banner and changes nothing."""
         try:
-            self.session.submit(event)
+            self.runtime.submit(event)
         except IllegalMove as exc:
             self.show_banner(str(exc), "error")
             return False
@@ -70,25 +81,14 @@ class GameScreen(Screen):
         return True
 
     def undo(self) -> None:
-        if self.session.undo():
+        if self.runtime.undo():
             self.show_banner("Undone", "info")
         self.refresh()
 
     def redo(self) -> None:
-        if self.session.redo():
+        if self.runtime.redo():
             self.show_banner("Redone", "info")
         self.refresh()
-
-    def table_event(self, event: Event) -> None:
-        """An event from the table's hardware (any thread): undo button or game input."""
-
-        def apply(_dt):
-            if isinstance(event, ButtonPressed) and event.button == "undo":
-                self.undo()
-            else:
-                self.submit(event)
-
-        Clock.schedule_once(apply)
 
     def show_banner(self, text: str, kind: str = "info") -> None:
         self.banner_kind, self.banner_text = kind, text
@@ -105,8 +105,7 @@ class GameScreen(Screen):
     def close(self) -> None:
         """This game leaves the screen for good: stop polling and listening."""
         self.on_leave()
-        if self.cue_from_any_thread in self.session.sinks:
-            self.session.sinks.remove(self.cue_from_any_thread)
+        self._unsubscribe()
 
     def _tick(self, _dt) -> None:
         if self.session.poll():
@@ -125,6 +124,12 @@ class GameScreen(Screen):
         self._update_countdown()
 
     # internals ------------------------------------------------------------------------
+    def _changed_from_any_thread(self) -> None:
+        # A touch redraws at once (submit/undo/redo); a reading or the clock redraws on the
+        # next frame, bursts coalesced.
+        if threading.current_thread() is not threading.main_thread():
+            self._refresh_trigger()
+
     def cue_from_any_thread(self, cue) -> None:
         Clock.schedule_once(lambda dt: self._show_cue(cue))
 

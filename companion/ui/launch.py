@@ -67,13 +67,8 @@ def launch(args) -> int:
             Clock.schedule_interval(lambda _dt: notifier.watchdog(), every)
 
     ctx = AppContext.open(args.data_dir, simulate=simulate)
-    ctx.table = _open_table(ctx)
-    if simulate and ctx.table is not None:
-        from companion.ui.camera_link import SimulatedTray
-
-        ctx.camera_source, ctx.sim_tray = "simulated", SimulatedTray()
-    elif not simulate:
-        ctx.camera_source = ctx.settings.camera
+    ctx.runtime.camera_source = "simulated" if simulate else ctx.settings.camera
+    _open_table(ctx)
     try:
         CompanionApp(ctx, on_first_frame=first_frame, resume_unfinished=True).run()
     finally:
@@ -84,10 +79,11 @@ def launch(args) -> int:
 def _open_table(ctx):
     """The table's hardware, if the hardware layer is installed; the app works without it."""
     try:
-        from hardware.table import open_table
+        import hardware.table  # noqa: F401
     except ImportError:
+        ctx.runtime.camera_source = None
         return None
-    return open_table(simulate=ctx.simulate, on_event=ctx.table_event, settings=ctx.settings)
+    return ctx.runtime.open_table(ctx.simulate)
 
 
 def _screenshot(args, size, simulate) -> int:

@@ -36,6 +36,12 @@ def assert_touchable(widget):
             assert b.width >= MIN_TOUCH and b.height >= MIN_TOUCH, (b.text, b.size)
 
 
+def from_table(screen, reading):
+    """A reading from the table's sensors: through the runtime's engine thread."""
+    screen.ctx.table_event(reading)
+    assert screen.ctx.runtime.drain(5)
+
+
 @pytest.fixture
 def make(tmp_path):
     logs = []
@@ -110,9 +116,9 @@ def test_balls_arrive_with_the_odds_and_a_doubtful_ball_is_asked(make, docs_shot
     screen.submit(Predict("Ben", ("blue",)))
     screen.submit(Predict("Cleo", ("blue", "green", "orange"), "triple"))
     screen.submit(Predict("Dan", ("green", "pink")))
-    screen.table_event(BallSeen("green", 0, 0.99))
-    screen.table_event(BallSeen("blue", 1, 0.99))
-    screen.table_event(BallSeen("pink", 2, 0.5))  # the camera is not sure: a person is asked
+    from_table(screen, BallSeen("green", 0, 0.99))
+    from_table(screen, BallSeen("blue", 1, 0.99))
+    from_table(screen, BallSeen("pink", 2, 0.5))  # the camera is not sure: a person is asked
     Clock.tick()
     assert screen.state.tray[:3] == ("green", "blue", "") and screen.state.asks[0].slot == 2
     assert screen.target_slot == 2
@@ -254,9 +260,9 @@ def test_the_app_starts_color_milk_from_the_setup_screen(data_dir):
 def test_repeated_camera_readings_from_the_table_are_not_logged(make):
     screen = make(players=("Anna",))
     for _ in range(5):
-        screen.table_event(BallSeen("green", 0, 0.95))
+        from_table(screen, BallSeen("green", 0, 0.95))
         Clock.tick()
-    screen.table_event(BallPassed(1))
+    from_table(screen, BallPassed(1))
     Clock.tick()
     entries = screen.session.log.entries(screen.session.game_id)
     assert [e.payload["type"] for e in entries] == ["core.BallSeen", "core.BallPassed"]
@@ -265,10 +271,10 @@ def test_repeated_camera_readings_from_the_table_are_not_logged(make):
 
 def test_a_sensor_is_never_as_sure_as_a_person(make):
     screen = make(players=("Anna",))
-    screen.table_event(BallSeen("purple", 0, 1.0))
-    screen.table_event(BallSeen("purple", 1, 1.0))
+    from_table(screen, BallSeen("purple", 0, 1.0))
+    from_table(screen, BallSeen("purple", 1, 1.0))
     Clock.tick()
-    screen.table_event(BallSeen("purple", 2, 1.0))  # a third purple from the camera: a question
+    from_table(screen, BallSeen("purple", 2, 1.0))  # a third purple from the camera: a question
     Clock.tick()
     assert screen.state.tray[2] == "" and screen.state.asks[0].slot == 2
 
@@ -290,3 +296,23 @@ def test_board_6_end_counts_keep_full_size_buttons(make, docs_shot):
     assert "Anna: market 0" in shown and "ghost towns 2" in shown and "Finish game" in shown
     assert_touchable(screen)
     assert_not_blank(docs_shot(screen, "color-milk-tally"))
+
+
+def test_a_ball_read_twice_differently_shows_as_asked_and_next_names_it(make):
+    screen = make(players=("Anna",))
+    screen.submit(Predict("Anna", ("blue",)))
+    for slot, colour in enumerate(("green", "blue", "pink", "green")):
+        from_table(screen, BallSeen(colour, slot, 0.95))
+    from_table(screen, BallSeen("orange", 0, 0.95))  # the camera changes its mind
+    from_table(screen, BallSeen("orange", 4, 0.95))
+    Clock.tick()
+    balls = [
+        w.text
+        for w in screen.walk()
+        if isinstance(w, BigButton) and w.text[:2] in ("as", "?", "1:", "2:")
+    ]
+    assert balls[0] == "ask" and "Ball 1" in texts(screen)
+    screen.next()
+    assert screen.banner_text == "ball 1 is in question: tap its colour first"
+    screen.tap_colour("green")
+    assert screen.state.phase == "choose"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import queue
+import threading
 import time
 
 import pytest
@@ -149,12 +150,20 @@ def test_pi_present(tmp_path):
 def test_sensor_colours_reach_the_game_when_asked(tmp_path, monkeypatch):
     (tmp_path / "pins.toml").write_text("[serial]\ncolour_events = true\n")
     monkeypatch.setenv("COMPANION_PINS", str(tmp_path / "pins.toml"))
-    q = queue.Queue()
-    with open_table(True, q.put) as t:
-        assert t.drop_ball("purple").wait(2)
-        got = take(q, 2)
-    assert got[0] == BallPassed()
-    assert isinstance(got[1], BallSensed) and got[1].colour == "purple"
+    got, both = [], threading.Event()
+
+    def heard(ev):
+        got.append(ev)
+        if len(got) == 2:
+            both.set()
+
+    with open_table(True, heard) as t:
+        assert t.drop_ball("purple").wait(10)
+        # the beam (GPIO) and the board (serial) report on their own threads, in either order
+        assert both.wait(10), got
+    passed = [e for e in got if isinstance(e, BallPassed)]
+    sensed = [e for e in got if isinstance(e, BallSensed)]
+    assert passed == [BallPassed()] and [e.colour for e in sensed] == ["purple"]
 
 
 def test_an_unreadable_pin_map_opens_no_parts_but_the_app_goes_on(tmp_path, monkeypatch):

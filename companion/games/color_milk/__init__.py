@@ -1,11 +1,16 @@
 """Color Milk (Red Cat Games, 2025): predict the balls that roll out of the colour mill."""
 
 from companion.game import Option
+from companion.games.color_milk import sensing
 from companion.games.color_milk.boards import BOARDS
 from companion.games.color_milk.rules import ColorMilk, MilkState, PlayerState
 
+# What the sensors mean lives beside the rules (sensing.py), as pure hooks of the game.
+ColorMilk.interpret = staticmethod(sensing.interpret)
+ColorMilk.readers = staticmethod(sensing.readers)
+ColorMilk.sim_pool = staticmethod(sensing.sim_pool)
+
 GAME = ColorMilk()
-READS_BALLS = True  # the app points the camera at the ball tray while this game is in play
 
 OPTIONS = (
     Option("board", "Board", tuple(BOARDS), 1, "Which of the six boards everyone plays."),
@@ -19,4 +24,7 @@ OPTIONS = (
     ),
 )
 
-__all__ = ["GAME", "OPTIONS", "ColorMilk", "MilkState", "PlayerState"]
+BLURB = "Predict the balls that roll out of the mill."  # the home screen's line
+SHELF = 1  # its place on the home screen
+
+__all__ = ["BLURB", "GAME", "SHELF", "OPTIONS", "ColorMilk", "MilkState", "PlayerState"]

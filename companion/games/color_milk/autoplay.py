@@ -62,7 +62,8 @@ class ScriptedTable:
 
     `drop` is called for every ball crossing the chute (default: submit BallPassed);
     `read` turns the five balls in the tray into readings (default: exact taps);
-    `press` presses an arcade button (default: submit ButtonPressed).
+    `press` presses an arcade button (default: submit ButtonPressed);
+    `sense` takes a sensor's reading (default: submit it like a tap).
     """
 
     submit: Submit
@@ -71,6 +72,7 @@ class ScriptedTable:
     drop: Callable[[str], None] | None = None
     read: Callable[[list[str]], list[BallSeen]] = exact_reader
     press: Callable[[str], None] | None = None
+    sense: Submit | None = None
     coin_chance: float = 0.3
     asked: int = 0
     mill: PhysicalMill = field(init=False)
@@ -81,6 +83,8 @@ class ScriptedTable:
             self.drop = lambda colour: self.submit(BallPassed(1))
         if self.press is None:
             self.press = lambda button: self.submit(ButtonPressed(button))
+        if self.sense is None:
+            self.sense = self.submit
 
     # one round ------------------------------------------------------------------------
     def play_round(self) -> None:
@@ -117,14 +121,14 @@ class ScriptedTable:
     def settle(self, balls: list[str]) -> None:
         """Feed the readings; answer every question with the truth, as a person would."""
         for reading in self.read(balls):
-            self.feed(reading, balls)
+            self.feed(reading, balls, self.sense)
         for slot, colour in enumerate(balls):  # anything the camera missed gets tapped in
             s = self.state()
             if s.phase in ("predict", "mill", "check") and s.tray[slot] != colour:
                 self.feed(BallSeen(colour, slot, 1.0), balls)
 
-    def feed(self, reading: BallSeen, truth: list[str]) -> None:
-        for cue in self.submit(reading):
+    def feed(self, reading: BallSeen, truth: list[str], via: Submit | None = None) -> None:
+        for cue in (via or self.submit)(reading):
             if isinstance(cue, AskHuman):
                 self.asked += 1
                 self.submit(BallSeen(truth[reading.slot], reading.slot, 1.0))

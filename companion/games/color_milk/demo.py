@@ -1,9 +1,10 @@
 """`companion demo color-milk`: a whole scripted game on the simulated table.
 
-The pipeline is the real one: balls roll out of a seeded physical mill and across the
-simulated chute (beam -> BallPassed), the tray is rendered as camera frames and read by
-the ball reader (frames -> BallSeen), every reading goes through the rules engine and the
-session (logged before it is applied), and every cue goes to the table's LEDs and buzzer.
+The pipeline is the real one, on the app's own table runtime: balls roll out of a seeded
+physical mill and across the simulated chute (beam -> BallPassed), the tray is rendered as
+camera frames and read by the ball reader (frames -> BallSeen), every reading goes through
+the game's sensing hooks and the session (logged before it is applied), and every cue goes
+to the table's LEDs and buzzer.
 The players' predictions and choices are scripted from the seed. When the vision or
 hardware package is missing, that stage is replaced by exact readings / direct beam counts
 and the output says so.
@@ -14,11 +15,11 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import queue
 import random
 import shutil
 import sys
 import tempfile
+import threading
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -33,6 +34,7 @@ from companion.games.color_milk import GAME
 from companion.games.color_milk.autoplay import ScriptedTable, exact_reader
 from companion.games.color_milk.events import Choose, Count, KingsTower, Predict, Tally
 from companion.games.color_milk.rules import SENSOR_MAX
+from companion.runtime import Runtime
 from companion.session import Session
 from companion.settings import Settings
 from companion.store import GameLog
@@ -94,22 +96,6 @@ class Camera:
             self.frames += 1
         # Only a person is certain: a camera reading never counts as a tap.
         return [replace(r, confidence=min(r.confidence, SENSOR_MAX)) for r in out]
-
-
-class SimTable:
-    """The simulated table: balls cross its beam; cues light its LEDs and buzzer."""
-
-    def __init__(self) -> None:
-        from hardware.table import open_table
-
-        self.events: queue.Queue[Event] = queue.Queue()
-        self.table = open_table(simulate=True, on_event=self.events.put, settings=Settings())
-
-    def drop(self, colour: str) -> None:
-        self.table.drop_ball(colour).wait(EVENT_WAIT)
-
-    def close(self) -> None:
-        self.table.close()
 
 
 def _importable(module: str, *names: str) -> bool:
@@ -186,66 +172,64 @@ def run_demo(
     )
     GAME.initial_state(config)  # refuse a bad board before anything is opened
     cam = Camera(light, seed, settings.ask_threshold) if camera and _vision_ready() else None
-    sim = SimTable() if table and _hardware_ready() else None
+    runtime = Runtime(settings)  # the same runtime as the app's, without a screen
     log = GameLog(paths.log_path(data_dir))
+    refused: list[str] = []
+
+    def narrate_event(ev: Event) -> None:
+        line = _say_event(ev)
+        if line:
+            say(line)
+
+    def narrate_cue(cue: C.Cue) -> None:
+        line = _say_cue(cue)
+        if line:
+            say(line)
+
+    def refusal(ev: Event, why: str) -> None:  # shown to people; the game goes on
+        refused.append(f"{type(ev).__name__}: {why}")
+        say(f"! {why}")
+
+    runtime.subscribe(on_event=narrate_event, on_cue=narrate_cue, on_refusal=refusal)
     try:
-
-        def narrate(cue: C.Cue) -> None:
-            line = _say_cue(cue)
-            if line:
-                say(line)
-
-        sinks = [narrate]
-        if sim is not None:
-            sinks.append(sim.table.cue)
-        session = Session.start(GAME, log, config, sinks=sinks)
-        refused: list[str] = []
+        sim = runtime.open_table(simulate=True) if table and _hardware_ready() else None
+        session = Session.start(GAME, log, config)
+        runtime.play(session)
 
         def submit(ev: Event) -> tuple[C.Cue, ...]:
-            if not GAME.is_news(session.state, ev):
-                return ()
-            line = _say_event(ev)
-            if line:
-                say(line)
+            """A person's touch."""
+            narrate_event(ev)
             try:
-                return session.submit(ev)
-            except IllegalMove as exc:  # shown to people; the game goes on
-                refused.append(f"{type(ev).__name__}: {exc}")
-                say(f"! {exc}")
+                return runtime.submit(ev)
+            except IllegalMove as exc:
+                refusal(ev, str(exc))
                 return ()
-
-        def drain() -> None:
-            while True:
-                try:
-                    ev = sim.events.get_nowait()
-                except queue.Empty:
-                    return
-                if isinstance(ev, (BallPassed, ButtonPressed)):
-                    submit(ev)
 
         def press(button: str) -> None:
             """The arcade button: through the table's debounced input when there is one."""
             if sim is None:
                 submit(ButtonPressed(button))
                 return
-            sim.table.press(button).wait(EVENT_WAIT)
-            deadline = time.monotonic() + EVENT_WAIT
-            while time.monotonic() < deadline:
-                try:
-                    ev = sim.events.get(timeout=0.02)
-                except queue.Empty:
-                    continue
-                submit(ev)
-                if isinstance(ev, ButtonPressed) and ev.button == button:
-                    return
-            submit(ButtonPressed(button))  # the press was lost: a person taps the screen
+            pressed = threading.Event()
+            stop = runtime.subscribe(
+                on_event=lambda ev: ev == ButtonPressed(button) and pressed.set()
+            )
+            sim.press(button).wait(EVENT_WAIT)
+            if not pressed.wait(EVENT_WAIT):
+                submit(ButtonPressed(button))  # the press was lost: a person taps the screen
+            stop()
+            runtime.drain(EVENT_WAIT)
 
         def drop(colour: str) -> None:
             if sim is None:
                 submit(BallPassed(1))
-            else:
-                sim.drop(colour)
-                drain()
+                return
+            counted = threading.Event()
+            stop = runtime.subscribe(on_event=lambda ev: ev == BallPassed() and counted.set())
+            sim.drop_ball(colour).wait(EVENT_WAIT)
+            counted.wait(EVENT_WAIT)
+            stop()
+            runtime.drain(EVENT_WAIT)
 
         first = session.state
         say(f"Color Milk, board {board}: {', '.join(first.names)}")
@@ -259,11 +243,10 @@ def run_demo(
             press=press,
             coin_chance=DEMO_COIN_CHANCE,
             read=cam.read if cam is not None else exact_reader,
+            sense=runtime.sense if cam is not None else None,  # camera readings are sensed
         )
         final = scripted.play(max_rounds=60)
-        if sim is not None:
-            time.sleep(0.05)
-            drain()
+        runtime.drain(EVENT_WAIT)
         if not GAME.is_over(final):
             raise UsageError("the demo game did not finish (a bug: please report the seed)")
         result = GAME.summary(final)
@@ -283,9 +266,8 @@ def run_demo(
             "log": log.export(session.game_id),
         }
     finally:
+        runtime.close()
         log.close()
-        if sim is not None:
-            sim.close()
 
 
 def _vision_ready() -> bool:

@@ -217,6 +217,8 @@ class ColorMilk(Readings, Bonuses, GameBase):
             return self._warriors_step(state)
         if state.phase == "warriors":
             return self._after_warriors(state, [])
+        if state.phase == "mill" and state.asks:  # five may show, one of them in question
+            raise IllegalMove(f"ball {state.asks[0].slot + 1} is in question: tap its colour first")
         raise IllegalMove(
             {
                 "predict": "make predictions and turn the mill first",

@@ -8,8 +8,6 @@ prediction, a choice, or the tallies of the selected player.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from kivy.graphics import Color, Line, RoundedRectangle
 from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
@@ -17,11 +15,10 @@ from kivy.uix.label import Label
 
 from companion.events import BallSeen, ButtonPressed
 from companion.games.color_milk import boards
-from companion.games.color_milk.chute import SENSED_TYPE, ChuteSlots
 from companion.games.color_milk.events import Choose, Count, Predict, Tally
 from companion.games.color_milk.mill import BALLS_PER_ROUND, COLOURS, ROUNDS_PER_CYCLE
 from companion.games.color_milk.odds import fulfil_probability
-from companion.games.color_milk.rules import READING_PHASES, SENSOR_MAX, MilkState
+from companion.games.color_milk.rules import READING_PHASES, MilkState
 from companion.players import PLAYER_MARKERS
 from companion.ui import colours
 from companion.ui.game_screen import GameScreen as BaseGameScreen
@@ -81,7 +78,6 @@ class GameScreen(BaseGameScreen):
         self.any_ball = ""  # board 5 bonus being used: "", "any1", "any2"
         self.picked: tuple[int, ...] = ()
         self._round = 0
-        self.chute = ChuteSlots()
 
     @property
     def show_odds(self) -> bool:
@@ -139,7 +135,7 @@ class GameScreen(BaseGameScreen):
         asked = {a.slot for a in s.asks}
         for slot in range(BALLS_PER_ROUND):
             colour = balls[slot] if slot < len(balls) else ""
-            if colour:
+            if colour and slot not in asked:  # a ball in question shows as asked
                 btn = ColourButton(colour=colour)
                 btn.text = f"{slot + 1}:{colours.label(colour)}"
             else:
@@ -390,21 +386,6 @@ class GameScreen(BaseGameScreen):
             )
         )
         body.add_widget(BoxLayout())
-
-    def table_event(self, event) -> None:
-        """Table events, from any thread (the state is immutable). The camera repeats itself
-        every frame: only readings that change something go on to the log. The chute
-        sensor's readings become this round's tray slots."""
-        if getattr(event, "type_name", "") == SENSED_TYPE:
-            event = self.chute.to_seen(self.state, event.colour, event.confidence)
-            if event is None:
-                return
-        if isinstance(event, BallSeen):
-            # whatever the sensor says, only a person is certain
-            event = replace(event, confidence=min(event.confidence, SENSOR_MAX))
-            if not self.session.game.is_news(self.state, event):
-                return
-        super().table_event(event)
 
     # taps ---------------------------------------------------------------------------------
     def select(self, name: str) -> None:

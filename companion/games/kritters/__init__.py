@@ -44,4 +44,7 @@ def prepare_options(log, players, options):
     return solo_options(log, players[0], options) if len(players) == 1 else options
 
 
-__all__ = ["GAME", "OPTIONS", "Kritters", "prepare_options"]
+BLURB = "Collect kritters; the app finds your best score."  # the home screen's line
+SHELF = 3  # its place on the home screen
+
+__all__ = ["BLURB", "GAME", "SHELF", "OPTIONS", "Kritters", "prepare_options"]

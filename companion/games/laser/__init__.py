@@ -22,4 +22,7 @@ OPTIONS = (
     ),
 )
 
-__all__ = ["GAME", "OPTIONS", "LaserGame", "LaserState"]
+BLURB = "Bid the fewest moves to mix the colours."  # the home screen's line
+SHELF = 2  # its place on the home screen
+
+__all__ = ["BLURB", "GAME", "SHELF", "OPTIONS", "LaserGame", "LaserState"]

@@ -30,8 +30,13 @@ OPTIONS = (
     ),
 )
 
+BLURB = "Grow the largest cluster of each colour."  # the home screen's line
+SHELF = 5  # its place on the home screen
+
 __all__ = [
+    "BLURB",
     "GAME",
+    "SHELF",
     "OPTIONS",
     "Cluster",
     "Discard",

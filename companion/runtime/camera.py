@@ -1,5 +1,5 @@
-"""The camera in the app: while a game that reads balls is in play, the newest frames go
-through the ball reader and each confirmed ball reaches the game as a BallSeen event.
+"""The camera at the table: while the game in play wants its ball reader (`Game.readers`),
+the newest frames go through it and each confirmed ball reaches the runtime as a BallSeen.
 
 On the simulated table the camera looks at a rendered tray that fills with the balls dropped
 on the simulated chute, so a whole round plays hands-free on a laptop through the same
@@ -13,12 +13,13 @@ import random
 import threading
 from collections.abc import Callable
 
-from companion.cues import Announce, Cue, PhaseStarted
+from companion.cues import Announce, Cue
 from companion.events import Event
+from companion.game import ReaderSpec
 
 BALL_COLOURS = ("blue", "green", "orange", "pink", "purple")
 SIM_FPS = 10.0  # the rendered tray needs no more; it leaves the CPU to the screen
-NEW_ROUND_PHASE = "predict"  # the tray is emptied before the next round's predictions
+STALE_FRAMES = 2  # after an emptied tray: the camera's buffered frame and the one in capture
 
 
 class SimulatedTray:
@@ -40,22 +41,28 @@ class SimulatedTray:
             self._balls.clear()
             self.round += 1
 
-    def frame(self, i: int):
+    def balls(self) -> tuple[str, ...]:
+        with self._lock:
+            return tuple(self._balls)
+
+    def frame(self, i: int, empty: bool = False):
         from vision.render import render_tray
 
         with self._lock:
-            balls, seed = list(self._balls), self.round
+            balls, seed = ([] if empty else list(self._balls)), self.round
         return render_tray(balls, self.light, seed, frame=i)
 
 
 class TableWithTray:
-    """The simulated table, with its dropped balls also rolling into the rendered tray."""
+    """The simulated table, with its dropped balls also rolling into the rendered tray.
+    `draw()` picks the colour of a ball dropped without one (None: any colour)."""
 
-    def __init__(self, table, tray: SimulatedTray) -> None:
-        self._table, self._tray = table, tray
+    def __init__(self, table, tray: SimulatedTray, draw=None) -> None:
+        self._table, self._tray, self._draw = table, tray, draw
 
     def drop_ball(self, colour: str | None = None):
-        colour = colour or random.choice(BALL_COLOURS)  # a ball always has a colour
+        # a ball always has a colour, and one that could be in there
+        colour = colour or (self._draw and self._draw()) or random.choice(BALL_COLOURS)
         self._tray.add(colour)
         return self._table.drop_ball(colour)
 
@@ -73,7 +80,7 @@ class TableWithTray:
 
 class CameraLink:
     """Camera -> ball reader -> events, for one game in play. Callbacks come from the reader
-    thread: the app moves them onto its own thread."""
+    thread. `want()` says which readers the game's state asks for."""
 
     def __init__(
         self,
@@ -97,6 +104,9 @@ class CameraLink:
         self.feed = None
         self.reading = threading.Event()  # set once frames are going through the reader
         self._new_round = threading.Event()
+        self._on = threading.Event()  # the game wants the ball reader now
+        self._key: str | None = None
+        self._stale = 0
         self._closed = threading.Event()
         self._thread: threading.Thread | None = None
 
@@ -114,12 +124,19 @@ class CameraLink:
         if self.feed is not None:
             self.feed.close()
 
-    def cue(self, cue: Cue) -> None:
-        """A session sink: a new round empties the tray and restarts the reader."""
-        if isinstance(cue, PhaseStarted) and cue.phase == NEW_ROUND_PHASE:
+    def want(self, specs: tuple[ReaderSpec, ...]) -> None:
+        """The readers the state asks for: a new key empties the tray and restarts the
+        reader; none pauses it (frames are skipped)."""
+        balls = next((s for s in specs if s.kind == "balls"), None)
+        if balls is None:
+            self._on.clear()
+            return
+        if balls.key != self._key:
+            self._key = balls.key
             if self.tray is not None:
                 self.tray.clear()
             self._new_round.set()
+        self._on.set()
 
     # on the link's own thread -----------------------------------------------------------
     def _open(self) -> None:
@@ -165,12 +182,19 @@ class CameraLink:
         self.feed.start()
 
     def _read(self, image):
+        if not self._on.is_set():
+            return []
         if self._new_round.is_set():
             self._new_round.clear()
             # On the simulated table the empty tray is known; a real one is the next frame.
-            empty = self.tray.frame(0) if self.tray is not None else None
+            # (balls may already be rolling in: the empty tray is drawn without them)
+            empty = self.tray.frame(0, empty=True) if self.tray is not None else None
             self.reader.reset(background=empty)
+            self._stale = STALE_FRAMES
             return []  # this frame may predate the emptied tray
+        if self._stale:
+            self._stale -= 1  # ... and so may the camera's next one and the one in capture
+            return []
         events = self.reader.feed(image)
         self.reading.set()
         return events

@@ -1,13 +1,14 @@
 """The app's own camera path on the simulated table: balls dropped on the simulated chute
 roll into the rendered tray, the real ball reader reads them on its thread, and the game in
-play records them — the same code that runs with a Pi camera."""
+play records them through the runtime — the same code that runs with a Pi camera."""
 
-import time
+import queue
 
 import pytest
 
+from companion.events import BallPassed
+from companion.runtime.camera import BALL_COLOURS, SimulatedTray, TableWithTray
 from companion.ui.app import Root
-from companion.ui.camera_link import BALL_COLOURS, SimulatedTray, TableWithTray
 from companion.ui.context import AppContext
 from companion.ui.render import ensure_window, pump
 from hardware.table import open_table
@@ -18,41 +19,33 @@ pytestmark = [pytest.mark.ui, pytest.mark.slow]
 def test_balls_dropped_on_the_simulated_table_are_read_by_the_camera(data_dir):
     ensure_window()
     ctx = AppContext.open(data_dir, simulate=True)
-    ctx.table = open_table(simulate=True, on_event=ctx.table_event, settings=ctx.settings)
-    ctx.camera_source, ctx.sim_tray = "simulated", SimulatedTray()
+    ctx.runtime.camera_source = "simulated"
+    ctx.runtime.open_table(simulate=True)
     try:
         root = Root(ctx)
         root.choose_game("color-milk")
         root.get_screen("setup").start()
         screen = root.get_screen("game")
-        assert ctx.camera is not None
+        camera = ctx.runtime.camera
+        assert camera is not None
         # the first rendered calibration takes a few seconds; the tray is empty meanwhile
-        assert ctx.camera.reading.wait(90)
-        table = TableWithTray(ctx.table, ctx.sim_tray)
+        assert camera.reading.wait(90)
         balls = ["green", "blue", "pink", "green", "orange"]
+        done = ctx.runtime.changed_to(lambda s: tuple(s.tray) == tuple(balls) and s.passed == 5)
         for colour in balls:
-            table.drop_ball(colour).wait(2)
-        deadline = time.monotonic() + 30
-        while tuple(screen.state.tray) != tuple(balls) and time.monotonic() < deadline:
-            pump(1)
-            time.sleep(0.05)
-        assert tuple(screen.state.tray) == tuple(balls)
-        assert screen.state.passed == 5  # and the beam counted them
+            ctx.table.drop_ball(colour).wait(2)
+        assert done.wait(30), screen.state.tray
+        pump(1)
+        assert screen.ids.undo.disabled is False  # the screen heard of it too
         entries = ctx.log.entries(screen.session.game_id)
         seen = [e.payload for e in entries if e.payload["type"] == "core.BallSeen"]
         assert [s["colour"] for s in sorted(seen, key=lambda s: s["slot"])] == balls
         assert all(s["confidence"] < 1.0 for s in seen)  # a camera is never a person
     finally:
-        ctx.watch_balls(False)
-        ctx.table.close()
-        ctx.log.close()
+        ctx.close()
 
 
 def test_the_space_bar_drops_a_coloured_ball_into_the_tray_and_through_the_beam():
-    import queue
-
-    from companion.events import BallPassed
-
     events = queue.Queue()
     tray = SimulatedTray()
     with open_table(simulate=True, on_event=events.put) as raw:

@@ -1,0 +1,59 @@
+"""What the table's sensors mean to Color Milk: pure hooks the runtime calls.
+
+`interpret` numbers the chute sensor's readings into tray slots, caps every sensor reading
+below a person's certainty, and drops the camera's repeats (it reports a resting ball again
+after a restart) so that only news reaches the log. `readers` asks for the ball reader while
+the round's balls are being read; a new round means an emptied tray. `sim_pool` lets the
+simulated table drop only balls the mill still holds.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from companion.events import BallSeen, Event
+from companion.game import ReaderSpec
+from companion.games.color_milk.chute import SENSED_TYPE, chute_slot
+from companion.games.color_milk.mill import BALLS_PER_ROUND, COLOURS
+from companion.games.color_milk.state import AUTHORITATIVE, READING_PHASES, SENSOR_MAX, MilkState
+
+
+def interpret(state: MilkState, reading: Event, memory: Any) -> tuple[tuple[Event, ...], Any]:
+    if reading.type_name == SENSED_TYPE:
+        seen, memory = chute_slot(state, memory, reading.colour, reading.confidence)
+        if seen is None:
+            return (), memory
+        reading = seen
+    if isinstance(reading, BallSeen):
+        # whatever the sensor says, only a person is certain
+        reading = replace(reading, confidence=min(reading.confidence, SENSOR_MAX))
+        if is_repeat(state, reading):
+            return (), memory
+    return (reading,), memory
+
+
+def is_repeat(state: MilkState, seen: BallSeen) -> bool:
+    """A sensor reading that would change nothing (checked without applying it)."""
+    if state.phase not in READING_PHASES or not 0 <= seen.slot < BALLS_PER_ROUND:
+        return True
+    if seen.confidence >= AUTHORITATIVE:
+        return False
+    if state.tapped[seen.slot]:
+        return True  # a person said what this ball is
+    if any(a.slot == seen.slot for a in state.asks):
+        return False  # a question is open: the reading may answer or change it
+    return state.tray[seen.slot] == seen.colour
+
+
+def sim_pool(state: MilkState) -> tuple[str, ...]:
+    """Inside the mill as this round (or the remix) began: what the simulated chute drops."""
+    if state.phase not in (*READING_PHASES, "remix"):
+        return ()
+    return tuple(c for c, n in zip(COLOURS, state.mill, strict=True) for _ in range(n))
+
+
+def readers(state: MilkState) -> tuple[ReaderSpec, ...]:
+    if state.phase in READING_PHASES:
+        return (ReaderSpec("balls", f"round {state.round}"),)
+    return ()

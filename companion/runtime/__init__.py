@@ -1,0 +1,296 @@
+"""The table runtime: it owns the game in play, the table's hardware, the camera and its
+readers, and everyone who listens.
+
+    sensors ──► post() ──► one queue ──► engine thread ──► game.interpret ──► Session.submit
+    touches ──► submit() ─────────────── (same lock) ─────────────────────► Session.submit
+    Session ──► cues ──► table (LEDs, buzzer) and every cue subscriber (the screen, a demo)
+            ──► state changed ──► camera readers (game.readers) and every change subscriber
+
+Sensor readings (buttons, beam, chute board, camera) come from hardware threads; they are
+queued and handled one at a time on the engine thread, where the game's pure `interpret`
+hook turns each into the events it means (or none: a repeat). Touches are submitted by the
+screen directly and a refusal raises for it to show; a refused reading goes to the refusal
+subscribers instead. Subscribers are called on the engine's (or toucher's) thread: a Kivy
+screen hops to its own thread with Clock.schedule_once. No Kivy here: a demo or a test
+plays whole games through the same runtime without a screen.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import random
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from companion.clock import Clock, MonotonicClock
+from companion.cues import Cue
+from companion.errors import IllegalMove
+from companion.events import ButtonPressed, Event
+from companion.session import Session
+from companion.settings import Settings
+
+log = logging.getLogger(__name__)
+
+TIMER_POLL = 0.1  # seconds between timer polls when the runtime keeps the clock
+
+
+@dataclass
+class Subscriber:
+    on_change: Callable[[], None] | None = None  # the state changed (any thread)
+    on_cue: Callable[[Cue], None] | None = None  # a cue to show (any thread)
+    on_refusal: Callable[[Event, str], None] | None = None  # a reading the game refused
+    on_event: Callable[[Event], None] | None = None  # a reading about to be submitted
+
+
+class Runtime:
+    """See the module doc. `keep_time=True` polls the phase timer on the engine thread
+    (headless play); a screen that polls it from its own tick passes False."""
+
+    def __init__(
+        self,
+        settings: Settings | None = None,
+        *,
+        clock: Clock | None = None,
+        keep_time: bool = True,
+        camera_source: str | None = None,
+        calibration_file: Path | None = None,
+    ) -> None:
+        self.settings = settings or Settings()
+        self.clock = clock or MonotonicClock()
+        self.keep_time = keep_time
+        self.camera_source = camera_source  # None/"off": no camera; "simulated"; a device
+        self.calibration_file = calibration_file
+        self.tray = None  # the simulated table's rendered ball tray (simulation only)
+        self.session: Session | None = None
+        self.camera = None  # companion.runtime.camera.CameraLink while a game reads
+        self._table = None
+        self._memory: Any = None  # the game's sensor memory (see Game.interpret)
+        self._pool: tuple[str, ...] = ()  # what the simulated table may still drop ...
+        self._left: list[str] = []  # ... and what of it is left
+        self._subscribers: list[Subscriber] = []
+        self._lock = threading.RLock()
+        self._queue: queue.Queue = queue.Queue()
+        self._idle = threading.Condition()
+        self._pending = 0
+        self._closed = threading.Event()
+        self._engine: threading.Thread | None = None  # started by the first reading or play()
+
+    def __repr__(self) -> str:
+        return f"<Runtime {self.session!r} table={self._table!r}>"
+
+    # the table ----------------------------------------------------------------------------
+    @property
+    def table(self):
+        """The hardware table (hardware.table.Table), with the simulated tray on its chute."""
+        return self._table
+
+    @table.setter
+    def table(self, table) -> None:
+        if table is not None and self.tray is not None:
+            from companion.runtime.camera import TableWithTray
+
+            table = TableWithTray(table, self.tray, draw=self.simulated_ball)
+        self._table = table
+
+    def open_table(self, simulate: bool, **options):
+        """Open the table's hardware with every reading coming here. In simulation the camera
+        looks at a rendered tray that the simulated chute fills."""
+        from hardware.table import open_table
+
+        if simulate and self.camera_source == "simulated" and self.tray is None:
+            from companion.runtime.camera import SimulatedTray
+
+            self.tray = SimulatedTray()
+        self.table = open_table(simulate, self.post, settings=self.settings, **options)
+        return self.table
+
+    # the game in play ------------------------------------------------------------------------
+    def play(self, session: Session) -> None:
+        """Make `session` the game in play: its cues reach the table and every subscriber."""
+        with self._lock:
+            self.stop()
+            self.session, self._memory = session, None
+            session.sinks.append(self._cue)
+            session.watchers.append(self._changed)
+        if self.keep_time:
+            self._start_engine()
+        self._sync_readers()
+
+    def stop(self) -> None:
+        """The game leaves the table (another starts, or the app closes)."""
+        with self._lock:
+            session, self.session = self.session, None
+            if session is not None:
+                session.sinks.remove(self._cue)
+                session.watchers.remove(self._changed)
+        if self.camera is not None:
+            self.camera.close()
+            self.camera = None
+
+    def simulated_ball(self) -> str | None:
+        """The colour of a ball the simulated table drops: one the game says could still
+        come out (Game.sim_pool), each only once; None when the game does not say."""
+        session = self.session
+        pool = tuple(session.game.sim_pool(session.state)) if session is not None else ()
+        with self._lock:
+            if pool != self._pool:
+                self._pool, self._left = pool, list(pool)
+            if not self._left:
+                return None
+            colour = random.choice(self._left)
+            self._left.remove(colour)
+            return colour
+
+    def subscribe(self, **callbacks) -> Callable[[], None]:
+        """Listen (see Subscriber); returns the function that stops listening."""
+        sub = Subscriber(**callbacks)
+        self._subscribers.append(sub)
+        return lambda: sub in self._subscribers and self._subscribers.remove(sub)
+
+    def changed_to(self, wanted: Callable[[Any], bool]) -> threading.Event:
+        """An Event set once the state in play satisfies `wanted` (now or after a change):
+        what tests and scripts wait on instead of sleeping."""
+        reached = threading.Event()
+
+        def check() -> None:
+            session = self.session
+            if not reached.is_set() and session is not None and wanted(session.state):
+                reached.set()
+                stop()
+
+        stop = self.subscribe(on_change=check)
+        check()
+        return reached
+
+    # the two doors -------------------------------------------------------------------------
+    def submit(self, event: Event) -> tuple[Cue, ...]:
+        """A touch: applied at once. Raises IllegalMove (nothing changes) for the screen."""
+        with self._lock:
+            if self.session is None:
+                raise IllegalMove("no game is in play")
+            return self.session.submit(event)
+
+    def undo(self) -> bool:
+        with self._lock:
+            return self.session is not None and self.session.undo()
+
+    def redo(self) -> bool:
+        with self._lock:
+            return self.session is not None and self.session.redo()
+
+    def post(self, reading: Event) -> None:
+        """A sensor reading, from any thread: handled in turn on the engine thread."""
+        if self._closed.is_set():
+            return
+        with self._idle:
+            self._pending += 1
+        self._queue.put(reading)
+        self._start_engine()
+
+    def sense(self, reading: Event) -> tuple[Cue, ...]:
+        """Handle one reading now, on this thread (the engine thread does this for post()).
+        The game interprets it; a refusal goes to the refusal subscribers."""
+        out: tuple[Cue, ...] = ()
+        with self._lock:
+            session = self.session
+            if session is None:
+                return out
+            if isinstance(reading, ButtonPressed) and reading.button == "undo":
+                session.undo()
+                return out
+            events, self._memory = session.game.interpret(session.state, reading, self._memory)
+            for event in events:
+                self._tell("on_event", event)
+                try:
+                    out += session.submit(event)
+                except IllegalMove as exc:
+                    self._tell("on_refusal", event, str(exc))
+        return out
+
+    def drain(self, timeout: float = 10.0) -> bool:
+        """Wait until every posted reading has been handled (tests, the demo)."""
+        with self._idle:
+            return self._idle.wait_for(lambda: self._pending == 0, timeout)
+
+    def close(self) -> None:
+        self.stop()
+        self._closed.set()
+        self._queue.put(None)
+        if self._engine is not None and self._engine is not threading.current_thread():
+            self._engine.join(timeout=5)
+        if self._table is not None:
+            self._table.close()
+
+    # internals -------------------------------------------------------------------------------
+    def _start_engine(self) -> None:
+        with self._idle:
+            if self._engine is None and not self._closed.is_set():
+                self._engine = threading.Thread(
+                    target=self._run, name="runtime-engine", daemon=True
+                )
+                self._engine.start()
+
+    def _run(self) -> None:
+        while not self._closed.is_set():
+            try:
+                reading = self._queue.get(timeout=TIMER_POLL if self.keep_time else None)
+            except queue.Empty:
+                reading = None
+            if reading is not None:
+                try:
+                    self.sense(reading)
+                except Exception:  # one bad reading must not stop the table
+                    log.exception("reading %r failed", reading)
+                finally:
+                    with self._idle:
+                        self._pending -= 1
+                        self._idle.notify_all()
+            if self.keep_time and self.session is not None:
+                with self._lock:
+                    if self.session is not None:
+                        self.session.poll()
+
+    def _tell(self, kind: str, *args) -> None:
+        for sub in list(self._subscribers):
+            fn = getattr(sub, kind)
+            if fn is not None:
+                try:
+                    fn(*args)
+                except Exception:
+                    log.exception("subscriber %s failed", kind)
+
+    def _cue(self, cue: Cue) -> None:
+        if self._table is not None:
+            self._table.cue(cue)
+        self._tell("on_cue", cue)
+
+    def _changed(self) -> None:
+        self._sync_readers()
+        self._tell("on_change")
+
+    def _sync_readers(self) -> None:
+        """Run the camera readers the state asks for (opening the camera the first time)."""
+        session = self.session
+        if session is None:
+            return
+        specs = tuple(session.game.readers(session.state))
+        if self.camera is None:
+            if not specs or self.camera_source in (None, "off"):
+                return
+            from companion.runtime.camera import CameraLink
+
+            self.camera = CameraLink(
+                simulate=self.camera_source == "simulated",
+                source=self.camera_source,
+                calibration_file=self.calibration_file,
+                ask_threshold=self.settings.ask_threshold,
+                on_events=lambda events: [self.post(e) for e in events],
+                on_cue=lambda cue: self._tell("on_cue", cue),
+                tray=self.tray,
+            )
+            self.camera.start()
+        self.camera.want(specs)
