@@ -36,12 +36,53 @@ def tupled(value: Any) -> Any:
     return value
 
 
+MAX_DEPTH = 64  # no document of ours nests deeper than a few levels
+
+
+def loads(text: str | bytes, what: str) -> Any:
+    """Parse a JSON document from outside; anything malformed is a one-line UsageError.
+
+    `what` names the document in the message ("stdin", "log.json"). Beyond the syntax it
+    refuses what would break a reader later: text that is not UTF-8, NaN and Infinity
+    (not JSON, and never a count or a score), and nesting deeper than MAX_DEPTH.
+    """
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise UsageError(f"{what} is not UTF-8 text (byte {exc.start})") from None
+    try:
+        doc = json.loads(text, parse_constant=_no_constant)
+    except RecursionError:
+        raise UsageError(f"{what} is nested too deeply (more than {MAX_DEPTH} levels)") from None
+    except ValueError as exc:
+        raise UsageError(f"{what} is not valid JSON: {exc}") from None
+    _check_depth(doc, what)
+    return doc
+
+
+def _no_constant(name: str):
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _check_depth(doc: Any, what: str) -> None:
+    level = [doc]
+    for _ in range(MAX_DEPTH):
+        level = [
+            v
+            for item in level
+            if isinstance(item, (list, dict))
+            for v in (item.values() if isinstance(item, dict) else item)
+        ]
+        if not level:
+            return
+    raise UsageError(f"{what} is nested too deeply (more than {MAX_DEPTH} levels)")
+
+
 def read_json_stdin(usage: str) -> Any:
     """The JSON document a scriptable tool reads on stdin; bad input is one clear line."""
-    text = sys.stdin.read()
+    stream = getattr(sys.stdin, "buffer", sys.stdin)  # bytes: undecodable input is ours to word
+    text = stream.read()
     if not text.strip():
         raise UsageError(f"nothing on stdin ({usage})")
-    try:
-        return json.loads(text)
-    except ValueError as exc:
-        raise UsageError(f"stdin is not valid JSON: {exc}") from None
+    return loads(text, "stdin")
