@@ -70,10 +70,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return _dispatch(argv)
     except UsageError as exc:
-        print(f"companion: error: {exc}", file=sys.stderr)
+        print(f"companion: error: {_one_line(exc)}", file=sys.stderr)
         return 2
     except (CompanionError, OSError) as exc:
-        print(f"companion: error: {exc}", file=sys.stderr)
+        print(f"companion: error: {_one_line(exc)}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         return 130
@@ -86,6 +86,11 @@ def main(argv: list[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 70
+
+
+def _one_line(exc: BaseException) -> str:
+    """The message on one line, however many line breaks the input it quotes holds."""
+    return " ".join(str(exc).splitlines())
 
 
 def _dispatch(argv: list[str]) -> int:

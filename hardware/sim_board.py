@@ -34,7 +34,7 @@ from hardware.protocol import (
     parse_line,
 )
 
-FIRMWARE = "chute_board-sim 1.0.0"
+FIRMWARE = "chute_board-sim 2.0.0"
 
 # Sensor shares of r+g+b per ball colour (the defaults of pins.toml [sensor.references]).
 DEFAULT_REFERENCES: dict[str, RGB] = {

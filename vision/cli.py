@@ -116,6 +116,8 @@ def _classify(args) -> int:
     allowed = None
     if args.colours:
         allowed = [c.strip().lower() for c in args.colours.split(",") if c.strip()]
+        if not allowed:
+            raise UsageError("--colours names no colour (e.g. --colours blue,pink)")
         unknown = sorted(set(allowed) - set(cal.colours))
         if unknown:
             raise UsageError(

@@ -250,6 +250,16 @@ def test_classify_refuses_an_image_that_is_not_one(image, vision_files):
     assert_clean(code, err, allowed=(0, 1, 2))
 
 
+@FUZZ
+@given(colours=st.text(max_size=20) | st.sampled_from([",,,", " , ", "blue,,gold", "BLUE"]))
+def test_classify_refuses_bad_colours_in_one_line(colours, vision_files):
+    d, valid = vision_files
+    (d / "calib.json").write_text(json.dumps(valid))
+    argv = ["vision", "classify", "--calibration", str(d / "calib.json"), "--colours", colours]
+    code, _, err = run([*argv, str(d / "tray.png")])
+    assert_clean(code, err)
+
+
 def test_classify_a_tiny_image_with_a_white_patch_outside_it(vision_files, tmp_path):
     import cv2
     import numpy as np
