@@ -1,9 +1,11 @@
 """The chute sensor board's reader: a thread that turns protocol lines into events.
 
 It survives garbage, partial lines, wrong checksums, a board reset and unplug/replug: bad
-lines are logged and skipped (BadLine), a lost port is reopened with exponential back-off,
-and the game goes on meanwhile. `status` is a BoardStatus; `status_text` says it for people;
-`on_status(status, text)` is called on every change of status.
+lines are logged and skipped (BadLine), a repeated line is ignored, lost lines are counted
+(protocol 2 numbers every line; protocol 1 boards are still read), a lost port is reopened
+with exponential back-off that every valid line resets, and the game goes on meanwhile.
+`status` is a BoardStatus; `status_text` says it for people; `on_status(status, text)` is
+called on every change of status.
 """
 
 from __future__ import annotations
@@ -155,6 +157,8 @@ class ChuteBoardReader:
                 extra.append(f"{self.bad_lines} bad lines")
             if self.repeated:
                 extra.append(f"{self.repeated} repeated lines ignored")
+            if self.lost_lines:
+                extra.append(f"{self.lost_lines} lines lost")
             if self.fault:
                 extra.append(f"board fault {self.fault.code}: {self.fault.text}")
             return f"{s.value}: {v}, {', '.join(extra)}"
