@@ -183,12 +183,15 @@ def _cmd_replay(args) -> int:
 
 def _json_log(path: Path) -> tuple[str, dict, list]:
     """An exported log's game, config and entries, checked; malformed is a UsageError."""
-    from companion.codec import loads
+    from companion import games
+    from companion.codec import loads, mistyped
+    from companion.events import from_dict
     from companion.store import iter_entries
 
     doc = loads(path.read_bytes(), str(path))
     if not isinstance(doc, dict) or not isinstance(doc.get("game"), str):
         raise UsageError(f"{path} is not an exported game log (no game name)")
+    games.load(doc["game"])  # an unknown game is refused; a known one registers its events
     config, entries = doc.get("config"), doc.get("entries", [])
     players = config.get("players") if isinstance(config, dict) else None
     if not isinstance(players, list) or not all(isinstance(p, str) and p for p in players):
@@ -209,6 +212,13 @@ def _json_log(path: Path) -> tuple[str, dict, list]:
             or (e["kind"] == "event" and not _is_event(e.get("event")))
         ):
             raise UsageError(f"{path}: entry {i} is malformed: {json.dumps(e)[:80]}")
+        if e["kind"] == "event":
+            try:
+                wrong = mistyped(from_dict(e["event"]))
+            except UsageError as exc:  # an unknown event type
+                raise UsageError(f"{path}: entry {i}: {exc}") from None
+            if wrong:
+                raise UsageError(f"{path}: entry {i} ({e['event']['type']}): {wrong}")
     return doc["game"], config, list(iter_entries(doc))
 
 

@@ -6,6 +6,8 @@ import dataclasses
 import enum
 import json
 import sys
+import types
+import typing
 from collections.abc import Mapping
 from typing import Any
 
@@ -34,6 +36,51 @@ def tupled(value: Any) -> Any:
     if isinstance(value, dict):
         return {k: tupled(v) for k, v in value.items()}
     return value
+
+
+def mistyped(obj: Any) -> str | None:
+    """What in a dataclass (an event read from outside) does not have its declared type, or
+    None. Knows the types events use: str, int, float, bool, None, unions, tuples."""
+    hints = typing.get_type_hints(type(obj))
+    for f in dataclasses.fields(obj):
+        value = getattr(obj, f.name)
+        if not _is_a(value, hints[f.name]):
+            return f"{f.name} must be {_say(hints[f.name])}, not {json.dumps(jsonable(value))}"
+    return None
+
+
+def _is_a(value: Any, kind: Any) -> bool:
+    origin, args = typing.get_origin(kind), typing.get_args(kind)
+    if kind is type(None):
+        return value is None
+    if kind is float:
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+    if kind is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    if origin in (typing.Union, types.UnionType):
+        return any(_is_a(value, a) for a in args)
+    if origin is tuple and args:
+        if not isinstance(value, tuple):
+            return False
+        if len(args) == 2 and args[1] is Ellipsis:
+            return all(_is_a(v, args[0]) for v in value)
+        return len(value) == len(args) and all(map(_is_a, value, args))
+    if isinstance(kind, type):
+        return isinstance(value, origin or kind)
+    return True  # a type this checker does not know: the rules engine decides
+
+
+def _say(kind: Any) -> str:
+    names = {str: "text", int: "a whole number", float: "a number", bool: "true or false"}
+    if kind in names:
+        return names[kind]
+    if kind is type(None):
+        return "null"
+    if typing.get_origin(kind) in (typing.Union, types.UnionType):
+        return " or ".join(_say(a) for a in typing.get_args(kind))
+    if kind is tuple or typing.get_origin(kind) is tuple:
+        return "a list"
+    return getattr(kind, "__name__", str(kind))
 
 
 MAX_DEPTH = 64  # no document of ours nests deeper than a few levels

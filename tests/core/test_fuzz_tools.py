@@ -382,3 +382,29 @@ def test_a_real_process_exits_2_with_one_line(argv, stdin):
     err = out.stderr.decode()
     assert out.returncode == 2, err
     assert len(err.strip().splitlines()) == 1 and "internal error" not in err, err
+
+
+def test_a_real_process_replays_a_json_log_and_names_a_mistyped_entry(exported_log, tmp_path):
+    def replay(doc) -> subprocess.CompletedProcess:
+        log = tmp_path / "log.json"
+        log.write_text(json.dumps(doc))
+        return subprocess.run(
+            [sys.executable, "-m", "companion", "replay", str(log)],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            env={**os.environ, "PYTHONPATH": str(ROOT)},
+            timeout=120,
+        )
+
+    good = replay(exported_log)
+    assert good.returncode == 0, good.stderr
+    assert json.loads(good.stdout)["events"] == len(exported_log["entries"])
+    bad = json.loads(json.dumps(exported_log))
+    n, entry = next((i, e) for i, e in enumerate(bad["entries"], 1) if "count" in e["event"])
+    entry["event"]["count"] = "x"
+    out = replay(bad)
+    assert out.returncode == 2
+    assert out.stderr.strip().endswith(
+        f'entry {n} (core.BallPassed): count must be a whole number, not "x"'
+    ), out.stderr
