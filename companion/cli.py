@@ -70,10 +70,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return _dispatch(argv)
     except UsageError as exc:
-        print(f"companion: error: {exc}", file=sys.stderr)
+        print(f"companion: error: {_one_line(exc)}", file=sys.stderr)
         return 2
     except (CompanionError, OSError) as exc:
-        print(f"companion: error: {exc}", file=sys.stderr)
+        print(f"companion: error: {_one_line(exc)}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         return 130
@@ -86,6 +86,11 @@ def main(argv: list[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 70
+
+
+def _one_line(exc: BaseException) -> str:
+    """The message on one line, however many line breaks the input it quotes holds."""
+    return " ".join(str(exc).splitlines())
 
 
 def _dispatch(argv: list[str]) -> int:
@@ -134,17 +139,13 @@ def _cmd_replay(args) -> int:
     from companion import games
     from companion.codec import jsonable
     from companion.session import config_from_json, replay
-    from companion.store import GameLog, iter_entries
+    from companion.store import GameLog
 
     path = Path(args.log)
     if not path.exists():
         raise UsageError(f"no such log: {path}")
     if path.suffix == ".json":
-        try:
-            doc = json.loads(path.read_text())
-        except ValueError as exc:
-            raise UsageError(f"{path} is not valid JSON: {exc}") from None
-        name, config, entries = doc["game"], doc["config"], list(iter_entries(doc))
+        name, config, entries = _json_log(path)
         game_id = None
     else:
         with GameLog(path) as log:
@@ -154,7 +155,14 @@ def _cmd_replay(args) -> int:
             rec = log.game(args.game) if args.game else records[-1]
             name, config, entries, game_id = rec.game, rec.config, log.entries(rec.id), rec.id
     game = games.load(name)
-    states, _ = replay(game, config_from_json(config), entries)
+    try:
+        states, _ = replay(game, config_from_json(config), entries)
+    except (CompanionError, LookupError, TypeError, ValueError, ArithmeticError) as exc:
+        if game_id is not None:  # our own log: a failure here is not the user's input
+            raise
+        # An exported log comes from outside: whatever its events break is its fault.
+        what = "" if isinstance(exc, CompanionError) else f"{type(exc).__name__}: "
+        raise UsageError(f"{path} holds an event that cannot be replayed: {what}{exc}") from None
     state = states[-1]
     print(
         json.dumps(
@@ -171,6 +179,51 @@ def _cmd_replay(args) -> int:
         )
     )
     return 0
+
+
+def _json_log(path: Path) -> tuple[str, dict, list]:
+    """An exported log's game, config and entries, checked; malformed is a UsageError."""
+    from companion import games
+    from companion.codec import loads, mistyped
+    from companion.events import from_dict
+    from companion.store import iter_entries
+
+    doc = loads(path.read_bytes(), str(path))
+    if not isinstance(doc, dict) or not isinstance(doc.get("game"), str):
+        raise UsageError(f"{path} is not an exported game log (no game name)")
+    games.load(doc["game"])  # an unknown game is refused; a known one registers its events
+    config, entries = doc.get("config"), doc.get("entries", [])
+    players = config.get("players") if isinstance(config, dict) else None
+    if not isinstance(players, list) or not all(isinstance(p, str) and p for p in players):
+        raise UsageError(f"{path}: config.players must be a list of names")
+    if not isinstance(config.get("options", {}), dict) or not isinstance(
+        config.get("seed", 0), int
+    ):
+        raise UsageError(f"{path}: config.options must be an object and config.seed a number")
+    if not isinstance(config.get("teams", []), list | None):
+        raise UsageError(f"{path}: config.teams must be a list")
+    if not isinstance(entries, list):
+        raise UsageError(f"{path}: entries must be a list")
+    for i, e in enumerate(entries, start=1):
+        if (
+            not isinstance(e, dict)
+            or e.get("kind") not in ("event", "undo", "redo")
+            or not isinstance(e.get("seq", i), int)
+            or (e["kind"] == "event" and not _is_event(e.get("event")))
+        ):
+            raise UsageError(f"{path}: entry {i} is malformed: {json.dumps(e)[:80]}")
+        if e["kind"] == "event":
+            try:
+                wrong = mistyped(from_dict(e["event"]))
+            except UsageError as exc:  # an unknown event type
+                raise UsageError(f"{path}: entry {i}: {exc}") from None
+            if wrong:
+                raise UsageError(f"{path}: entry {i} ({e['event']['type']}): {wrong}")
+    return doc["game"], config, list(iter_entries(doc))
+
+
+def _is_event(payload) -> bool:
+    return isinstance(payload, dict) and isinstance(payload.get("type"), str)
 
 
 def _cmd_doctor(args) -> int:

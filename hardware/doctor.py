@@ -250,6 +250,8 @@ def checks(args) -> list[Callable[[], CheckResult]]:
                 colours = [e.colour for e in t.sensed]
                 ok = colours == s.dropped
                 read = f"; sensor read {', '.join(map(str, colours))}"
+            if t.reader.protocol == 1:  # read, but a damaged line can pass as a good one
+                read += "; WARNING: old protocol 1 firmware, update it (docs/hardware.md)"
             return CheckResult("serial board", ok, t.reader.status_text + read)
         finally:
             s.close()

@@ -1,13 +1,22 @@
-"""The chute board's ASCII line protocol: NMEA-style `$BODY*HH` lines, XOR checksum.
+"""The chute board's ASCII line protocol: NMEA-style `$BODY*CHECK` lines.
 
-    $CBVER,<firmware>,<protocol>*HH        version, at boot and on request
-    $CBHB,<uptime_ms>,<balls>*HH           heartbeat, every second
-    $CBBAL,<seq>,<t_ms>,<r>,<g>,<b>,<c>*HH a ball broke the beam; colour sensor counts
-    $CBERR,<code>,<text>*HH                the board reports a fault (e.g. no sensor)
-    host -> board: $CBGET,VER*HH           ask for the version line
+Version 2 (current): every board line carries its line number and a CRC-16.
 
-HH is the XOR of every byte between `$` and `*`, two hex digits. Lines end in CR LF (a bare
-LF is accepted) and are at most MAX_LINE bytes. See docs/hardware.md for the full spec.
+    $CBVER,<n>,<firmware>,<protocol>*CCCC        version, at boot (n = 0) and on request
+    $CBHB,<n>,<uptime_ms>,<balls>*CCCC           heartbeat, every second
+    $CBBAL,<n>,<seq>,<t_ms>,<r>,<g>,<b>,<c>*CCCC a ball broke the beam; colour sensor counts
+    $CBERR,<n>,<code>,<text>*CCCC                the board reports a fault (e.g. no sensor)
+    host -> board: $CBGET,VER*HH                 ask for the version line (version 1 form)
+
+`n` counts every line the board sends (0..65535, wraps, 0 at boot): a repeated line or a
+lost one is known. CCCC is the CRC-16/CCITT-FALSE of every byte between `$` and `*`, four
+hex digits: it catches every error of up to three bits, every swap of two characters and
+every burst up to 16 bits, which an XOR checksum does not.
+
+Version 1 (old boards, still read): no line number, HH = the XOR of the body, two hex
+digits. The host's one request keeps the version 1 form, so that both kinds answer it.
+Lines end in CR LF (a bare LF is accepted) and are at most MAX_LINE bytes. See
+docs/hardware.md for the full spec.
 """
 
 from __future__ import annotations
@@ -16,9 +25,11 @@ from dataclasses import dataclass
 
 from hardware.errors import BadLine
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
 MAX_LINE = 96  # bytes, without the line end
+LINE_NUMBERS = 0x10000  # line numbers wrap here
 _TEXT_OK = frozenset(range(0x20, 0x7F)) - {ord("$"), ord("*")}
+_HEX = frozenset(b"0123456789abcdefABCDEF")
 
 
 @dataclass(frozen=True)
@@ -57,35 +68,67 @@ class GetVersion:
 Message = Version | Heartbeat | BallReading | BoardFault | GetVersion
 
 
+@dataclass(frozen=True)
+class Frame:
+    """A parsed line: its message and, for a version 2 line, its line number."""
+
+    message: Message
+    line: int | None = None  # None: a version 1 line (no number, XOR checksum)
+
+    @property
+    def protocol(self) -> int:
+        return 1 if self.line is None else 2
+
+
 def checksum(body: bytes) -> int:
+    """Version 1: the XOR of every byte (NMEA's checksum)."""
     x = 0
     for byte in body:
         x ^= byte
     return x
 
 
-def encode(body: str) -> bytes:
-    """`CBHB,1000,0` -> b'$CBHB,1000,0*HH\\r\\n'."""
+def crc16(body: bytes) -> int:
+    """Version 2: CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF), as the firmware computes it."""
+    crc = 0xFFFF
+    for byte in body:
+        crc ^= byte << 8
+        for _ in range(8):
+            crc = ((crc << 1) ^ 0x1021) if crc & 0x8000 else crc << 1
+        crc &= 0xFFFF
+    return crc
+
+
+def encode(body: str, line: int | None = None) -> bytes:
+    """`CBHB,1000,0` -> b'$CBHB,1000,0*HH\\r\\n' (version 1); with `line=7`, version 2:
+    b'$CBHB,7,1000,0*CCCC\\r\\n'."""
+    if line is not None:
+        if not 0 <= line < LINE_NUMBERS:
+            raise ValueError(f"line number {line} is out of range 0..{LINE_NUMBERS - 1}")
+        kind, sep, rest = body.partition(",")
+        body = f"{kind},{line}{sep}{rest}"
     raw = body.encode("ascii")
     if any(b not in _TEXT_OK for b in raw):
         raise ValueError(f"protocol text must be printable ASCII without $ or *: {body!r}")
-    if len(raw) + 4 > MAX_LINE:
-        raise ValueError(f"line too long ({len(raw) + 4} > {MAX_LINE}): {body!r}")
-    return b"$" + raw + b"*%02X\r\n" % checksum(raw)
+    end = b"*%02X\r\n" % checksum(raw) if line is None else b"*%04X\r\n" % crc16(raw)
+    if len(raw) + len(end) - 1 > MAX_LINE:
+        raise ValueError(f"line too long ({len(raw) + len(end) - 1} > {MAX_LINE}): {body!r}")
+    return b"$" + raw + end
 
 
-def format_message(msg: Message) -> bytes:
+def format_message(msg: Message, line: int | None = None) -> bytes:
+    """A message as a line: version 2 numbered `line`, or version 1 without a number."""
     match msg:
         case Version(firmware, protocol):
-            return encode(f"CBVER,{firmware},{protocol}")
+            return encode(f"CBVER,{firmware},{protocol}", line)
         case Heartbeat(uptime_ms, balls):
-            return encode(f"CBHB,{uptime_ms},{balls}")
+            return encode(f"CBHB,{uptime_ms},{balls}", line)
         case BallReading(seq, t_ms, r, g, b, c):
-            return encode(f"CBBAL,{seq},{t_ms},{r},{g},{b},{c}")
+            return encode(f"CBBAL,{seq},{t_ms},{r},{g},{b},{c}", line)
         case BoardFault(code, text):
-            return encode(f"CBERR,{code},{text}")
+            return encode(f"CBERR,{code},{text}", line)
         case GetVersion():
-            return encode("CBGET,VER")
+            return encode("CBGET,VER", line)
     raise TypeError(f"not a protocol message: {msg!r}")
 
 
@@ -100,23 +143,37 @@ def _int(field: str, lo: int, hi: int, what: str) -> int:
 
 def parse_line(line: bytes) -> Message:
     """One line (without its line end) -> a message, or BadLine saying what is wrong."""
+    return parse_frame(line).message
+
+
+def parse_frame(line: bytes) -> Frame:
+    """One line (without its line end) -> its message and line number, or BadLine."""
     if len(line) > MAX_LINE:
         raise BadLine(f"line too long ({len(line)} bytes)")
     if not line.startswith(b"$"):
         raise BadLine(f"no leading $: {line[:20]!r}")
     star = line.rfind(b"*")
-    if star < 0 or len(line) - star != 3:
-        raise BadLine(f"no *HH checksum: {line[:40]!r}")
+    digits = len(line) - star - 1
+    if star < 0 or digits not in (2, 4):
+        raise BadLine(f"no *HH or *CCCC checksum: {line[:40]!r}")
     body, given = line[1:star], line[star + 1 :]
     if any(b not in _TEXT_OK for b in body):
         raise BadLine(f"non-printable or reserved byte in {line[:40]!r}")
-    try:
-        want = int(given.decode("ascii"), 16)
-    except (UnicodeDecodeError, ValueError):
-        raise BadLine(f"checksum {given!r} is not hex") from None
-    if not given.isalnum() or checksum(body) != want:
-        raise BadLine(f"checksum mismatch in {line[:40]!r}: {given!r} != {checksum(body):02X}")
+    if any(b not in _HEX for b in given):
+        raise BadLine(f"checksum {given!r} is not hex")
+    want = checksum(body) if digits == 2 else crc16(body)
+    if int(given, 16) != want:
+        raise BadLine(f"checksum mismatch in {line[:40]!r}: {given!r} != {want:0{digits}X}")
     kind, *fields = body.decode("ascii").split(",")
+    number = None
+    if digits == 4:
+        if not fields:
+            raise BadLine(f"{kind!r} has no line number")
+        number = _int(fields.pop(0), 0, LINE_NUMBERS - 1, "line number")
+    return Frame(_message(kind, fields), number)
+
+
+def _message(kind: str, fields: list[str]) -> Message:
     n = len(fields)
     if kind == "CBBAL" and n == 6:
         u16, u32 = 0xFFFF, 0xFFFFFFFF

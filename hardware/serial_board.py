@@ -1,9 +1,11 @@
 """The chute sensor board's reader: a thread that turns protocol lines into events.
 
 It survives garbage, partial lines, wrong checksums, a board reset and unplug/replug: bad
-lines are logged and skipped (BadLine), a lost port is reopened with exponential back-off,
-and the game goes on meanwhile. `status` is a BoardStatus; `status_text` says it for people;
-`on_status(status, text)` is called on every change of status.
+lines are logged and skipped (BadLine), a repeated line is ignored, lost lines are counted
+(protocol 2 numbers every line; protocol 1 boards are still read), a lost port is reopened
+with exponential back-off that every valid line resets, and the game goes on meanwhile.
+`status` is a BoardStatus; `status_text` says it for people; `on_status(status, text)` is
+called on every change of status.
 """
 
 from __future__ import annotations
@@ -22,15 +24,17 @@ from hardware.colours import RGB, classify
 from hardware.errors import BadLine
 from hardware.events import BallSensed
 from hardware.protocol import (
+    LINE_NUMBERS,
     BallReading,
     BoardFault,
+    Frame,
     GetVersion,
     Heartbeat,
     LineSplitter,
     Message,
     Version,
     format_message,
-    parse_line,
+    parse_frame,
 )
 
 log = logging.getLogger(__name__)
@@ -99,6 +103,13 @@ class ChuteBoardReader:
         self.lost = 0
         self.resets = 0
         self.connections = 0
+        self.repeated = 0  # lines that came twice, ignored
+        self.lost_lines = 0  # gaps in the line numbers (protocol 2)
+        self.protocol: int | None = None  # of the lines on the current connection
+        self._next_line: int | None = None
+        self._last_seq: int | None = None
+        self._banner = False  # a version line came since the last ball (a reset may have)
+        self._backoff = backoff_min
         self._next_seq: int | None = None
         self._uptime: int | None = None
         self._stop = threading.Event()
@@ -144,6 +155,10 @@ class ChuteBoardReader:
                 extra.append(f"{self.lost} lost")
             if self.bad_lines:
                 extra.append(f"{self.bad_lines} bad lines")
+            if self.repeated:
+                extra.append(f"{self.repeated} repeated lines ignored")
+            if self.lost_lines:
+                extra.append(f"{self.lost_lines} lines lost")
             if self.fault:
                 extra.append(f"board fault {self.fault.code}: {self.fault.text}")
             return f"{s.value}: {v}, {', '.join(extra)}"
@@ -169,39 +184,42 @@ class ChuteBoardReader:
 
     # the thread ------------------------------------------------------------------------
     def _run(self) -> None:
-        backoff = self.backoff_min
+        self._backoff = self.backoff_min
         while not self._stop.is_set():
             self._set_status(BoardStatus.CONNECTING, self.port)
             try:
                 ser = self._open_port(self.port, self.baud)
             except (serial.SerialException, OSError, ValueError) as exc:
                 self._set_status(
-                    BoardStatus.DISCONNECTED, f"{self.port}: {exc}; retrying in {backoff:.1f} s"
+                    BoardStatus.DISCONNECTED,
+                    f"{self.port}: {exc}; retrying in {self._backoff:.1f} s",
                 )
-                self._stop.wait(backoff)
-                backoff = min(backoff * 2, self.backoff_max)
+                self._wait_to_retry()
                 continue
             self.connections += 1
             self._set_status(BoardStatus.WAITING, self.port)
             try:
-                if self._serve(ser):
-                    backoff = self.backoff_min  # it worked for a while: retry quickly
+                self._serve(ser)
             except (serial.SerialException, OSError) as exc:
                 self._set_status(
                     BoardStatus.DISCONNECTED,
-                    f"{self.port} lost ({exc}); retrying in {backoff:.1f} s",
+                    f"{self.port} lost ({exc}); retrying in {self._backoff:.1f} s",
                 )
             finally:
                 with contextlib.suppress(serial.SerialException, OSError):
                     ser.close()
-            if not self._stop.is_set():
-                self._stop.wait(backoff)
-                backoff = min(backoff * 2, self.backoff_max)
+            self._wait_to_retry()
 
-    def _serve(self, ser) -> bool:
-        """Read lines until the port fails or we are stopped. True if a valid line came."""
+    def _wait_to_retry(self) -> None:
+        if not self._stop.is_set():
+            self._stop.wait(self._backoff)
+            self._backoff = min(self._backoff * 2, self.backoff_max)
+
+    def _serve(self, ser) -> None:
+        """Read lines until the port fails or we are stopped."""
         splitter = LineSplitter()
-        got_any = False
+        self.protocol = None  # a replugged board may run other firmware
+        self._next_line = None
         ser.write(format_message(GetVersion()))
         last_valid = asked = self.clock.now()
         while not self._stop.is_set():
@@ -212,13 +230,15 @@ class ChuteBoardReader:
                     self._bad(item)
                     continue
                 try:
-                    msg = parse_line(item)
+                    frame = parse_frame(item)
+                    fresh = self._number(frame)
                 except BadLine as exc:
                     self._bad(exc)
                     continue
-                got_any = True
                 last_valid = now
-                self._handle(msg)
+                self._backoff = self.backoff_min  # the board talks: a later loss retries fast
+                if fresh:
+                    self._handle(frame.message)
                 if self.status != BoardStatus.CONNECTED:
                     self._set_status(BoardStatus.CONNECTED, "")
             if now - last_valid > self.silent_after:
@@ -228,7 +248,31 @@ class ChuteBoardReader:
                 if now - asked > self.silent_after:  # a rebooted board may need asking
                     ser.write(format_message(GetVersion()))
                     asked = now
-        return got_any
+
+    def _number(self, frame: Frame) -> bool:
+        """Line-number bookkeeping. False for a repeated line: it was handled already."""
+        if frame.line is None:
+            if self.protocol == 2:  # a damaged line that happens to pass the old checksum
+                raise BadLine("a protocol 1 line from a protocol 2 board")
+            self.protocol = 1
+            return True
+        self.protocol = 2
+        booted = frame.line == 0 and isinstance(frame.message, Version)
+        if self._next_line is not None and not booted:
+            if frame.line == (self._next_line - 1) % LINE_NUMBERS:
+                self.repeated += 1
+                log.warning("chute board: line %d came twice; ignored", frame.line)
+                return False
+            gap = (frame.line - self._next_line) % LINE_NUMBERS
+            if 0 < gap < LINE_NUMBERS // 2:
+                self.lost_lines += gap
+                log.warning("chute board: %d line(s) lost before line %d", gap, frame.line)
+            elif gap:
+                log.warning("chute board: line numbers jumped to %d; resynchronised", frame.line)
+        if booted and self._next_line is not None:
+            self._restarted("boot banner")
+        self._next_line = (frame.line + 1) % LINE_NUMBERS
+        return True
 
     def _bad(self, exc: BadLine) -> None:
         self.bad_lines += 1
@@ -256,17 +300,24 @@ class ChuteBoardReader:
                 self._uptime = up
             case Version():
                 self.version = msg
+                self._banner = True
             case BoardFault():
                 self.fault = msg
                 log.warning("chute board fault %s: %s", msg.code, msg.text)
 
     def _restarted(self, why: str) -> None:
         self.resets += 1
-        self._next_seq = None
+        self._next_seq = self._last_seq = None
         self.fault = None
         log.warning("chute board restarted (%s)", why)
 
     def _ball(self, msg: BallReading) -> None:
+        if msg.seq == self._last_seq and not self._banner:
+            # the same ball number again with no reboot between: a repeated line
+            self.repeated += 1
+            log.warning("chute board: ball #%d came twice; ignored", msg.seq)
+            return
+        self._last_seq, self._banner = msg.seq, False
         if self._next_seq is not None and msg.seq != self._next_seq:
             missed = (msg.seq - self._next_seq) % 0x10000
             if msg.seq == 0:

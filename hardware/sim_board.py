@@ -5,6 +5,7 @@ path, exactly as it opens /dev/ttyACM0 on a real table. `link` (optional) is a s
 pointing at the current slave, like /dev/serial/by-id/..., so unplug/replug can be played:
 `unplug()` closes the pty (the reader's port fails), `replug()` makes a new one and moves the
 link, `reset()` cuts a line short and boots again, as a board does when it browns out.
+`protocol=1` plays a board with the old firmware (XOR checksums, no line numbers).
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ from pathlib import Path
 
 from hardware.colours import RGB
 from hardware.protocol import (
+    LINE_NUMBERS,
+    PROTOCOL_VERSION,
     BallReading,
     GetVersion,
     Heartbeat,
@@ -31,7 +34,7 @@ from hardware.protocol import (
     parse_line,
 )
 
-FIRMWARE = "chute_board-sim 1.0.0"
+FIRMWARE = "chute_board-sim 2.0.0"
 
 # Sensor shares of r+g+b per ball colour (the defaults of pins.toml [sensor.references]).
 DEFAULT_REFERENCES: dict[str, RGB] = {
@@ -52,13 +55,17 @@ class SimulatedChuteBoard:
         firmware: str = FIRMWARE,
         references: dict[str, RGB] | None = None,
         seed: int = 0,
+        protocol: int = PROTOCOL_VERSION,
     ) -> None:
         self.link = Path(link) if link is not None else None
         self.heartbeat = heartbeat
         self.firmware = firmware
+        self.protocol = protocol  # 1 plays an old board: XOR checksums, no line numbers
+        self._line = 0  # the next line's number (protocol 2)
         self.references = dict(references or DEFAULT_REFERENCES)
         self._rng = random.Random(seed)
         self._lock = threading.Lock()
+        self._send_lock = threading.RLock()
         self._seq = 0
         self.balls = 0
         self.requests = 0  # GET VER requests seen, for tests
@@ -90,7 +97,7 @@ class SimulatedChuteBoard:
             os.replace(tmp, self.link)
         with self._lock:
             self._master, self._slave = master, slave
-        self.write(format_message(Version(self.firmware, 1)))
+        self.send(Version(self.firmware, self.protocol))
 
     def _close_pty(self) -> None:
         with self._lock:
@@ -108,18 +115,38 @@ class SimulatedChuteBoard:
 
     def replug(self) -> None:
         if self._master is None:
-            self._seq = 0  # a board powers up with fresh counters
-            self._booted = time.monotonic()
+            self._boot()
             self._open_pty()
 
     def reset(self) -> None:
-        """Brown-out: half a line, then the boot banner; ball numbers start again at 0."""
+        """Brown-out: half a line, then the boot banner; ball and line numbers start at 0."""
         self.write(b"$CBBAL,7,12")
-        self._seq = 0
+        self._boot()
+        self.send(Version(self.firmware, self.protocol))
+
+    def _boot(self) -> None:
+        self._seq = self._line = 0  # a board powers up with fresh counters
         self._booted = time.monotonic()
-        self.write(format_message(Version(self.firmware, 1)))
 
     # writing -----------------------------------------------------------------------------
+    def send(self, msg) -> bool:
+        """Send one message as the board's next line (numbered, in protocol 2)."""
+        with self._send_lock:  # numbered and written in one go: lines leave in order
+            return self.write(self.next_line(msg))
+
+    def next_line(self, msg) -> bytes:
+        """`msg` as the board's next line, counted as sent (to damage it on the wire)."""
+        if self.protocol < 2:
+            return format_message(msg)
+        with self._send_lock:
+            line, self._line = self._line, (self._line + 1) % LINE_NUMBERS
+        return format_message(msg, line)
+
+    def skip_lines(self, n: int) -> None:
+        """Lines lost on the wire: the next `n` line numbers are never sent."""
+        with self._send_lock:
+            self._line = (self._line + n) % LINE_NUMBERS
+
     def write(self, data: bytes) -> bool:
         """Write raw bytes to the host; False if unplugged. Waits while the pty is full."""
         view = memoryview(data)
@@ -158,7 +185,7 @@ class SimulatedChuteBoard:
         msg = BallReading(self._seq, self.uptime_ms(), r, g, b, c)
         self._seq = (self._seq + 1) % 0x10000
         self.balls += 1
-        self.write(format_message(msg))
+        self.send(msg)
         return msg
 
     def uptime_ms(self) -> int:
@@ -187,10 +214,10 @@ class SimulatedChuteBoard:
                         continue
                     if isinstance(msg, GetVersion):
                         self.requests += 1
-                        self.write(format_message(Version(self.firmware, 1)))
+                        self.send(Version(self.firmware, self.protocol))
             if self.heartbeat and time.monotonic() >= next_beat:
                 next_beat += self.heartbeat
-                self.write(format_message(Heartbeat(self.uptime_ms(), self.balls)))
+                self.send(Heartbeat(self.uptime_ms(), self.balls))
 
     def close(self) -> None:
         self._stop.set()

@@ -65,7 +65,19 @@ def mock_pin_factory():
     """gpiozero's mock factory with PWM-capable pins (the RGB LED and buzzer need PWM)."""
     from gpiozero.pins.mock import MockFactory, MockPWMPin
 
-    return MockFactory(pin_class=MockPWMPin)
+    class SimPin(MockPWMPin):
+        """A mock pin whose next edge can carry the time the simulation says it happened
+        (`stamp`), as lgpio stamps real edges, however late the simulating thread runs."""
+
+        stamp: float | None = None
+
+        def _change_state(self, value):
+            changed = super()._change_state(value)
+            if changed and self.stamp is not None:
+                self._last_change = self.stamp
+            return changed
+
+    return MockFactory(pin_class=SimPin)
 
 
 class Table:
@@ -315,7 +327,7 @@ class Table:
         # One hand: presses and balls happen in order, each with real timing.
         import time
 
-        last_ball = float("-inf")
+        last_ball = float("-inf")  # on the simulation's timeline
         while True:
             job = self._hands.get()
             if job is None or self._closed.is_set():
@@ -328,35 +340,46 @@ class Table:
                     self._closed.wait(seconds)
                     pin.drive_high()
                 else:
-                    wait = last_ball + BALL_SPACING_SECONDS - time.monotonic()
+                    last_ball = max(time.monotonic(), last_ball + BALL_SPACING_SECONDS)
+                    wait = last_ball - time.monotonic()
                     if wait > 0:
                         time.sleep(wait)
-                    last_ball = time.monotonic()
-                    self._roll_ball(arg)
+                    self._roll_ball(arg, last_ball)
             except Exception:
                 log.exception("simulated %s failed", kind)
             finally:
                 done.set()
 
-    def _roll_ball(self, colour: str | None) -> None:
+    def _roll_ball(self, colour: str | None, at: float) -> None:
+        """The beam's edges, stamped on the simulation's timeline from `at`: the beam tells
+        chatter from a new ball by edge times, and a busy machine must not change the count
+        (a 1 ms sleep can last 20 ms under load). Pins of another factory get real times."""
         import time
 
         if self.board is not None:
             self.board.ball(colour)
-        if self.beam is not None:
-            pin = self.pin_factory.pin(self.pins.beam.pin)
-            low, high = (
-                (pin.drive_low, pin.drive_high)
-                if self.pins.beam.active_low
-                else (pin.drive_high, pin.drive_low)
-            )
-            low()  # the ball's rim chatters on the beam's edge
-            time.sleep(BALL_CHATTER_SECONDS)
-            high()
-            time.sleep(BALL_CHATTER_SECONDS)
-            low()
-            time.sleep(BALL_BLOCKS_SECONDS)
-            high()
+        if self.beam is None:
+            return
+        pin = self.pin_factory.pin(self.pins.beam.pin)
+        broken = not self.pins.beam.active_low  # the level of a broken beam
+        edges = [  # the ball's rim chatters on the beam's edge, then it blocks the beam
+            (broken, BALL_CHATTER_SECONDS),
+            (not broken, BALL_CHATTER_SECONDS),
+            (broken, BALL_BLOCKS_SECONDS),
+            (not broken, 0.0),
+        ]
+        for level, lasts in edges:
+            if hasattr(pin, "stamp"):
+                pin.stamp = at
+            if level:
+                pin.drive_high()
+            else:
+                pin.drive_low()
+            at += lasts
+            if lasts:
+                time.sleep(lasts)
+        if hasattr(pin, "stamp"):
+            pin.stamp = None
 
 
 def _data_dir():

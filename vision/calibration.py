@@ -135,7 +135,7 @@ def from_json(data: Any) -> Calibration:
             sigma = float(p["sigma"])
             colour = p["colour"]
             samples = int(p.get("samples", 1))
-        except (KeyError, TypeError, ValueError):
+        except (KeyError, TypeError, ValueError, OverflowError):  # Overflow: Infinity
             raise CalibrationError(f"prototype #{i} is malformed: {p!r}") from None
         if (
             not isinstance(colour, str)
@@ -162,6 +162,8 @@ def from_json(data: Any) -> Calibration:
     camera = data.get("camera") or {}
     if not isinstance(camera, dict):
         raise CalibrationError("camera settings must be a JSON object")
+    if any(r is None for r in zones.values()):
+        raise CalibrationError("every card zone must be [x, y, width, height]")
     return Calibration(
         prototypes=tuple(protos),
         white_roi=_rect(data.get("white_roi"), "white_roi"),
@@ -176,6 +178,10 @@ def from_json(data: Any) -> Calibration:
     )
 
 
+def _not_a_number(name: str):
+    raise ValueError(f"{name} is not a number a calibration can hold")
+
+
 def load(path: str | Path) -> Calibration:
     path = Path(path)
     try:
@@ -185,8 +191,8 @@ def load(path: str | Path) -> Calibration:
     except (OSError, UnicodeDecodeError) as exc:
         raise CalibrationError(f"cannot read calibration {path}: {exc}") from None
     try:
-        data = json.loads(text)
-    except ValueError as exc:
+        data = json.loads(text, parse_constant=_not_a_number)
+    except (ValueError, RecursionError) as exc:  # RecursionError: nested absurdly deep
         raise CalibrationError(f"calibration {path} is damaged (not JSON: {exc})") from None
     try:
         return from_json(data)
@@ -275,6 +281,8 @@ def read_labels(csv_path: str | Path, images: str | Path) -> list[tuple[Path, st
             rows = list(csv.DictReader(f))
     except OSError as exc:
         raise CalibrationError(f"cannot read labels {csv_path}: {exc.strerror}") from None
+    except (UnicodeDecodeError, csv.Error) as exc:
+        raise CalibrationError(f"labels {csv_path} is not a UTF-8 CSV file: {exc}") from None
     if not rows or "file" not in rows[0] or "label" not in rows[0]:
         raise CalibrationError(f"labels {csv_path} must have a header 'file,label'")
     out = []

@@ -108,9 +108,16 @@ def _classify(args) -> int:
     from vision.detect import classify_image, load_image
 
     cal = C.load(args.calibration)
+    if not cal.prototypes:
+        raise UsageError(
+            f"calibration {args.calibration} has no colours yet "
+            "(learn them with `companion vision calibrate` or `calibrate-table`)"
+        )
     allowed = None
     if args.colours:
         allowed = [c.strip().lower() for c in args.colours.split(",") if c.strip()]
+        if not allowed:
+            raise UsageError("--colours names no colour (e.g. --colours blue,pink)")
         unknown = sorted(set(allowed) - set(cal.colours))
         if unknown:
             raise UsageError(
@@ -119,8 +126,18 @@ def _classify(args) -> int:
             )
     for path in args.images:
         frame = load_image(path)
+        _patch_inside(cal.white_roi, frame, path)
         print(json.dumps({"image": path, "objects": classify_image(frame, cal, allowed)}))
     return 0
+
+
+def _patch_inside(roi, frame, path) -> None:
+    height, width = frame.shape[:2]
+    if roi and (roi[0] >= width or roi[1] >= height):
+        raise UsageError(
+            f"{path}: the calibration's white patch {tuple(roi)} lies outside this "
+            f"{width}x{height} image (set it with `companion vision regions --patch`)"
+        )
 
 
 def _ints(text: str, n: int, what: str) -> tuple[int, ...]:
@@ -154,8 +171,8 @@ def _regions(args) -> int:
             raise UsageError("--ball-radius must be MIN,MAX with 0 < MIN <= MAX")
         changes["ball_radius"] = (float(lo), float(hi))
     if args.slot_pitch is not None:
-        if args.slot_pitch <= 0:
-            raise UsageError("--slot-pitch must be positive")
+        if not 0 < args.slot_pitch < float("inf"):  # also refuses nan
+            raise UsageError("--slot-pitch must be a positive number of pixels")
         changes["slot_pitch"] = args.slot_pitch
     if args.zone:
         zones = dict(cal.card_zones)
@@ -168,7 +185,10 @@ def _regions(args) -> int:
     if args.frame_size:
         changes["frame_size"] = _ints(args.frame_size, 2, "--frame-size")
     new = dataclasses.replace(cal, **changes)
-    C.from_json(json.loads(json.dumps(C.to_json(new))))  # validate before writing anything
+    try:  # validate before writing anything: what fails here came from the command line
+        C.from_json(json.loads(json.dumps(C.to_json(new))))
+    except C.CalibrationError as exc:
+        raise UsageError(f"vision regions: {exc}") from None
     store.propose(new)
     store.accept()
     print(json.dumps({k: v for k, v in C.to_json(new).items() if k != "prototypes"}, indent=2))

@@ -50,7 +50,8 @@ def wait_until(pred, timeout=5.0):
 def junk(rng: random.Random, seq: int) -> bytes:
     """One fuzzed line: never a valid protocol line."""
     ball = format_message(
-        BallReading(seq, rng.randrange(1 << 32), *(rng.randrange(1 << 16) for _ in range(4)))
+        BallReading(seq, rng.randrange(1 << 32), *(rng.randrange(1 << 16) for _ in range(4))),
+        rng.randrange(1 << 16),
     )
     kind = rng.randrange(7)
     if kind == 0:  # random bytes, may hold $, * and newlines
@@ -58,8 +59,8 @@ def junk(rng: random.Random, seq: int) -> bytes:
     if kind == 1:  # truncated, with or without its line end
         return ball[: rng.randrange(1, len(ball) - 3)] + rng.choice([b"", b"\r\n", b"\n"])
     if kind == 2:  # wrong checksum
-        bad = (int(ball[-4:-2], 16) ^ rng.randrange(1, 256)) & 0xFF
-        return ball[:-4] + b"%02X\r\n" % bad
+        bad = int(ball[-6:-2], 16) ^ rng.randrange(1, 1 << 16)
+        return ball[:-6] + b"%04X\r\n" % bad
     if kind == 3:  # overlong
         body = bytes(rng.choice(b"0123456789,") for _ in range(rng.randrange(100, 400)))
         return b"$CBBAL," + body + b"*00\r\n"
@@ -67,8 +68,8 @@ def junk(rng: random.Random, seq: int) -> bytes:
         i = rng.randrange(1, len(ball) - 5)
         return ball[:i] + bytes([ball[i] ^ rng.randrange(1, 256)]) + ball[i + 1 :]
     if kind == 5:  # right checksum, wrong number of fields
-        return encode(f"CBBAL,{seq},1,2,3")
-    return encode(f"CBBAL,{seq},1,2,3,4,99999")  # right checksum, value out of range
+        return encode(f"CBBAL,{seq},1,2,3", line=rng.randrange(1 << 16))
+    return encode(f"CBBAL,{seq},1,2,3,4,99999", line=7)  # right checksum, value out of range
 
 
 def test_ten_thousand_fuzzed_lines_never_crash_or_invent_a_ball(board):
@@ -92,12 +93,13 @@ def test_ten_thousand_fuzzed_lines_never_crash_or_invent_a_ball(board):
                     if rng.random() < 0.7:
                         r, g, b, c = board.reading_for(rng.choice(sorted(DEFAULT_REFERENCES)))
                         sent_balls.append(BallReading(seq, i, r, g, b, c))
-                        board.write(format_message(sent_balls[-1]))
+                        board.send(sent_balls[-1])
                         seq += 1
                     else:
                         sent_beats += 1
-                        board.write(format_message(Heartbeat(1000 + i, seq)))
-            board.write(b"\r\n" + format_message(BoardFault("END", "fuzz over")))
+                        board.send(Heartbeat(1000 + i, seq))
+            board.write(b"\r\n")
+            board.send(BoardFault("END", "fuzz over"))
 
         t0 = time.monotonic()
         writer = threading.Thread(target=fake_board)
@@ -133,7 +135,7 @@ def test_a_dark_reading_names_no_colour(board):
     reader, events, _, _ = make_reader(board.port)
     with reader:
         assert reader.wait_for(BoardStatus.CONNECTED, 5)
-        board.write(format_message(BallReading(0, 5, 3, 4, 2, 10)))
+        board.send(BallReading(0, 5, 3, 4, 2, 10))
         assert wait_until(lambda: events)
     assert events[0].colour is None and events[0].confidence == 0.0
 
@@ -182,7 +184,7 @@ def test_lost_ball_lines_are_still_counted(board):
     with reader:
         assert reader.wait_for(BoardStatus.CONNECTED, 5)
         for seq in (0, 1, 4):  # lines for balls 2 and 3 were lost on the wire
-            board.write(format_message(BallReading(seq, seq, 900, 1500, 2500, 5000)))
+            board.send(BallReading(seq, seq, 900, 1500, 2500, 5000))
         assert wait_until(lambda: sum(isinstance(e, BallSensed) for e in events) == 3)
         assert "2 lost" in reader.status_text
     assert sum(e.count for e in events if isinstance(e, BallPassed)) == 5
@@ -235,3 +237,94 @@ def test_a_second_reader_cannot_steal_the_board(board):
             assert second.wait_for(BoardStatus.DISCONNECTED, 5)
             assert "lock" in second.status_text
         assert first.status == BoardStatus.CONNECTED
+
+
+def test_back_off_starts_again_after_every_replug(board):
+    """A valid line resets the back-off: the sixth replug is found as fast as the first."""
+    texts = []
+    reader, *_ = make_reader(board.port, backoff_min=0.1, backoff_max=3.2)
+    reader.on_status = lambda s, t: texts.append(t) if s == BoardStatus.DISCONNECTED else None
+    with reader:
+        for _ in range(6):
+            assert reader.wait_for(BoardStatus.CONNECTED, 5), reader.status_text
+            board.unplug()
+            assert reader.wait_for(BoardStatus.DISCONNECTED, 5)
+            board.replug()
+        assert reader.wait_for(BoardStatus.CONNECTED, 5), reader.status_text
+    lost = [t for t in texts if " lost (" in t]
+    assert len(lost) == 6
+    assert all(t.endswith("retrying in 0.1 s") for t in lost), lost
+
+
+def test_a_repeated_line_is_not_another_ball(board):
+    reader, events, _, _ = make_reader(board.port, counts_balls=True)
+    with reader:
+        assert reader.wait_for(BoardStatus.CONNECTED, 5)
+        first = format_message(BallReading(0, 5, 900, 1500, 2500, 5000), 40)
+        board.write(first + first)  # the same line twice (a retransmitting adapter)
+        board.write(format_message(BallReading(1, 9, 900, 1500, 2500, 5000), 41))
+        assert wait_until(lambda: sum(isinstance(e, BallSensed) for e in events) == 2)
+        assert "1 repeated lines ignored" in reader.status_text
+    assert sum(e.count for e in events if isinstance(e, BallPassed)) == 2
+    assert reader.repeated == 1 and reader.lost == 0
+
+
+def test_lost_lines_are_told_apart_from_lost_balls(board):
+    reader, events, _, _ = make_reader(board.port, counts_balls=True)
+    with reader:
+        assert reader.wait_for(BoardStatus.CONNECTED, 5)
+        board.ball("blue")
+        board.skip_lines(2)  # two lines lost...
+        board.send(Heartbeat(1000, 1))
+        board.ball("green")
+        assert wait_until(lambda: sum(isinstance(e, BallSensed) for e in events) == 2)
+    assert reader.lost_lines == 2 and reader.lost == 0  # ...but no ball was among them
+    assert sum(e.count for e in events if isinstance(e, BallPassed)) == 2
+
+
+def test_an_old_protocol_board_is_still_read(tmp_path):
+    with SimulatedChuteBoard(link=tmp_path / "ttyOLD", heartbeat=None, protocol=1) as old:
+        reader, events, _, _ = make_reader(old.port, counts_balls=True)
+        with reader:
+            assert reader.wait_for(BoardStatus.CONNECTED, 5)
+            sent = old.ball("pink")
+            old.write(format_message(sent))  # repeated: same ball number, no reboot between
+            old.ball("green")
+            assert wait_until(lambda: sum(isinstance(e, BallSensed) for e in events) == 2)
+            assert "(protocol 1)" in reader.status_text
+        assert reader.protocol == 1 and reader.repeated == 1
+        assert [e.colour for e in events if isinstance(e, BallSensed)] == ["pink", "green"]
+        assert events.count(BallPassed()) == 2
+
+
+def test_a_protocol_1_line_from_a_protocol_2_board_is_refused(board):
+    reader, events, _, _ = make_reader(board.port)
+    with reader:
+        assert reader.wait_for(BoardStatus.CONNECTED, 5)
+        board.write(format_message(BallReading(0, 5, 900, 1500, 2500, 5000)))  # XOR only
+        board.ball("blue")
+        assert wait_until(lambda: events)
+    assert [e.colour for e in events] == ["blue"] and reader.bad_lines == 1
+    assert reader.protocol == 2
+
+
+@pytest.mark.parametrize("protocol", [1, 2])
+def test_the_doctor_warns_about_an_old_protocol_board(
+    protocol, data_dir, tmp_path, monkeypatch, mock_factory
+):
+    import io
+    from types import SimpleNamespace
+
+    from hardware import doctor
+
+    monkeypatch.setattr(doctor, "pi_present", lambda: True)
+    monkeypatch.setattr("sys.stdin", io.StringIO())  # no terminal: nobody to ask
+    with SimulatedChuteBoard(link=tmp_path / "tty", heartbeat=0.2, protocol=protocol) as b:
+        pins = tmp_path / "pins.toml"
+        pins.write_text(f'[serial]\nport = "{b.port}"\n')
+        monkeypatch.setenv("COMPANION_PINS", str(pins))
+        checks = doctor.checks(SimpleNamespace(simulate=False, json=True, data_dir=None))
+        (check,) = [c for c in checks if getattr(c, "part", "") == "serial board"]
+        row = check()
+    assert row.ok, row
+    assert ("WARNING: old protocol 1 firmware" in row.detail) == (protocol == 1), row.detail

@@ -284,9 +284,16 @@ def _hardware_ready() -> bool:
 
 def main(argv: list[str]) -> int:
     args = _parser().parse_args(argv)
+    if args.seed < 0:
+        raise UsageError(f"demo color-milk: --seed must be 0 or more, not {args.seed}")
     tmp = None
     if args.data_dir:
         data_dir = Path(args.data_dir).expanduser()
+        try:  # the log must be writable there before a game starts
+            data_dir.mkdir(parents=True, exist_ok=True)
+            tempfile.TemporaryFile(dir=data_dir).close()
+        except OSError as exc:
+            raise UsageError(f"demo color-milk: --data-dir {data_dir}: {exc.strerror}") from None
     else:
         # A throw-away log: in memory where the system has a RAM disk, so fsyncs cost nothing.
         shm = Path("/dev/shm")

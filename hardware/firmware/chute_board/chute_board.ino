@@ -1,17 +1,20 @@
 // Chute board: IR break-beam + TCS34725 colour sensor at the Color Milk mill chute.
-// Speaks the Table Companion line protocol (docs/hardware.md) over USB serial, 115200 8N1:
-//   $CBVER,<firmware>,<protocol>*HH   at boot and on $CBGET,VER
-//   $CBHB,<uptime_ms>,<balls>*HH      every second
-//   $CBBAL,<seq>,<t_ms>,<r>,<g>,<b>,<c>*HH  per ball
-//   $CBERR,<code>,<text>*HH           faults
+// Speaks the Table Companion line protocol 2 (docs/hardware.md) over USB serial, 115200 8N1:
+//   $CBVER,<n>,<firmware>,<protocol>*CCCC       at boot (n = 0) and on $CBGET,VER*HH
+//   $CBHB,<n>,<uptime_ms>,<balls>*CCCC          every second
+//   $CBBAL,<n>,<seq>,<t_ms>,<r>,<g>,<b>,<c>*CCCC  per ball
+//   $CBERR,<n>,<code>,<text>*CCCC               faults
+// <n> numbers every line sent (wraps at 65536) so the host knows a repeated or lost line;
+// CCCC is the CRC-16/CCITT-FALSE of the text between $ and *, which catches swapped digits
+// that protocol 1's XOR checksum let through.
 // Needs the Adafruit_TCS34725 library. Any Arduino-class board with an interrupt pin.
 
 #include <Wire.h>
 #include <Adafruit_TCS34725.h>
 
 const uint8_t BEAM_PIN = 2;               // receiver output (open collector): LOW = broken
-const char FIRMWARE[] = "chute_board 1.0.0";
-const uint8_t PROTOCOL = 1;
+const char FIRMWARE[] = "chute_board 2.0.0";
+const uint8_t PROTOCOL = 2;
 const unsigned long CLEAR_US = 15000UL;   // clear this long before a new break is a new ball
 const unsigned long HEARTBEAT_MS = 1000UL;
 const uint8_t QUEUE_LEN = 8;              // breaks waiting for their colour reading
@@ -27,26 +30,38 @@ volatile unsigned long lastClearUs = 0;
 volatile bool broken = false;
 
 uint16_t seq = 0;
+uint16_t lineNo = 0;                      // the next line's number: 0 is the boot banner
 unsigned long balls = 0;
 unsigned long nextBeat = 0;
 char rx[24];
 uint8_t rxLen = 0;
 
-void sendLine(const char *body) {
-  uint8_t x = 0;
-  for (const char *p = body; *p; ++p) x ^= (uint8_t)*p;
-  char end[6];
-  snprintf(end, sizeof end, "*%02X\r\n", x);
+// CRC-16/CCITT-FALSE: poly 0x1021, init 0xFFFF; "123456789" gives 0x29B1.
+uint16_t crc16(const char *p) {
+  uint16_t crc = 0xFFFF;
+  for (; *p; ++p) {
+    crc ^= (uint16_t)(uint8_t)*p << 8;
+    for (uint8_t i = 0; i < 8; ++i) crc = (crc & 0x8000) ? (crc << 1) ^ 0x1021 : crc << 1;
+  }
+  return crc;
+}
+
+// One line: "$<kind>,<n>,<fields>*CCCC\r\n".
+void sendLine(const char *kind, const char *fields) {
+  char body[80];
+  snprintf(body, sizeof body, "%s,%u,%s", kind, lineNo++, fields);
+  char end[8];
+  snprintf(end, sizeof end, "*%04X\r\n", crc16(body));
   Serial.write('$');
   Serial.print(body);
   Serial.print(end);
 }
 
 void sendVersion() {
-  char body[48];
-  snprintf(body, sizeof body, "CBVER,%s,%u", FIRMWARE, PROTOCOL);
-  sendLine(body);
-  if (!sensorOk) sendLine("CBERR,NOSENSOR,TCS34725 not found");
+  char fields[48];
+  snprintf(fields, sizeof fields, "%s,%u", FIRMWARE, PROTOCOL);
+  sendLine("CBVER", fields);
+  if (!sensorOk) sendLine("CBERR", "NOSENSOR,TCS34725 not found");
 }
 
 void onBeamChange() {
@@ -74,7 +89,8 @@ void readHost() {
     char ch = Serial.read();
     if (ch == '\n' || ch == '\r') {
       rx[rxLen] = '\0';
-      // The only request: "$CBGET,VER*HH"; check its checksum like any line.
+      // The only request: "$CBGET,VER*HH" (protocol 1's form, which every board answers);
+      // check its XOR checksum like any line.
       char *star = strchr(rx, '*');
       if (rx[0] == '$' && star && strlen(star) == 3) {
         uint8_t x = 0;
@@ -119,17 +135,17 @@ void loop() {
       tcs.getRawData(&r, &g, &b, &c);
       tcs.getRawData(&r, &g, &b, &c);
     }
-    char body[64];
-    snprintf(body, sizeof body, "CBBAL,%u,%lu,%u,%u,%u,%u", seq, t, r, g, b, c);
-    sendLine(body);
+    char fields[56];
+    snprintf(fields, sizeof fields, "%u,%lu,%u,%u,%u,%u", seq, t, r, g, b, c);
+    sendLine("CBBAL", fields);
     seq++;
     balls++;
   }
   readHost();
   if ((long)(millis() - nextBeat) >= 0) {
-    char body[40];
-    snprintf(body, sizeof body, "CBHB,%lu,%lu", millis(), balls);
-    sendLine(body);
+    char fields[32];
+    snprintf(fields, sizeof fields, "%lu,%lu", millis(), balls);
+    sendLine("CBHB", fields);
     nextBeat += HEARTBEAT_MS;
   }
 }
