@@ -10,8 +10,8 @@ from companion.cli import main as companion_main
 from vision.calibration import calibrate_images, labelled_subset, read_labels
 from vision.detect import classify_image, load_image
 
-# The shared folder sits beside the repository (as on CI); without it these tests fail.
-PHOTOS = Path(__file__).parents[2].parent / "shared" / "data" / "mnm-photos"
+# Copied into the repository with their licence note (tests/data/mnm-photos/SOURCE.md).
+PHOTOS = Path(__file__).parents[1] / "data" / "mnm-photos"
 
 
 @pytest.fixture(scope="module")
