@@ -22,7 +22,7 @@ import numpy as np
 from companion.events import BallSeen
 from vision.calibration import Calibration
 from vision.classifier import UNKNOWN, Reading
-from vision.colour import white_from_patch, white_from_scene
+from vision.colour import frame_white, patch_trustworthy
 from vision.errors import CalibrationError
 from vision.segment import (
     Blob,
@@ -35,33 +35,6 @@ from vision.segment import (
 
 BALL_COLOURS = ("blue", "green", "orange", "pink", "purple")
 MIN_CIRCULARITY = 0.75
-
-
-def _white(frame: np.ndarray, cal: Calibration) -> np.ndarray:
-    return white_from_patch(frame, cal.white_roi) if cal.white_roi else white_from_scene(frame)
-
-
-def patch_trustworthy(frame: np.ndarray, cal: Calibration, empty: np.ndarray) -> bool:
-    """False when the white patch is covered (a hand, a cup): its colour then says nothing
-    about the light, and no colour may be read from the frame.
-
-    Compared with the same patch in the empty scene `empty`, a change of light scales every
-    pixel of the patch alike (a shadow edge that was already there stays where it was); a
-    hand changes the hue, or some pixels and not others.
-    """
-    if cal.white_roi is None:
-        return True
-    x, y, w, h = cal.white_roi
-    now = frame[y : y + h : 2, x : x + w : 2].reshape(-1, 3).astype(np.float32) + 1.0
-    ref = empty[y : y + h : 2, x : x + w : 2].reshape(-1, 3).astype(np.float32) + 1.0
-    if len(now) < 4 or now.shape != ref.shape:
-        return False
-    gain = now.sum(axis=1) / ref.sum(axis=1)
-    level = float(np.median(gain))
-    even = float(np.abs(gain - level).mean()) <= 0.08 * level
-    ratio = now.mean(axis=0) / ref.mean(axis=0)
-    same_hue = float(ratio.max()) <= 1.35 * float(ratio.min())
-    return even and same_hue and 0.35 <= level <= 2.5
 
 
 def _circle_contour(x: float, y: float, r: float) -> np.ndarray:
@@ -81,7 +54,7 @@ def find_balls(
     if cal.tray_roi is None:
         raise CalibrationError("the calibration has no ball tray region (tray_roi)")
     if white is None:
-        white = _white(frame, cal)
+        white = frame_white(frame, cal.white_roi)
     if diff is None:
         diff = tray_difference(background, cal)
     mask = diff(frame, white)
@@ -152,12 +125,14 @@ def order_key(cal: Calibration, x: float, y: float) -> float:
 def tray_difference(background: np.ndarray, cal: Calibration) -> DifferenceMask:
     # half size is plenty for balls of 8+ px radius and keeps a frame within a few ms
     scale = 0.5 if cal.ball_radius[0] >= 8 else 1.0
-    return DifferenceMask(background, cal.tray_roi, _white(background, cal), scale=scale)
+    return DifferenceMask(
+        background, cal.tray_roi, frame_white(background, cal.white_roi), scale=scale
+    )
 
 
 def detect_balls(frame, background, cal: Calibration) -> list[tuple[Blob, np.ndarray]]:
     """Every ball in the tray with its measured Lab colour."""
-    white = _white(frame, cal)
+    white = frame_white(frame, cal.white_roi)
     light = TrayLight(background, cal)
     return [
         (b, measure(frame, b.contour, light.white_at(b, white)))
@@ -249,10 +224,10 @@ class BallReader:
         if self._light is None:
             self._use_background(self.background)
         self.frame_no += 1
-        if not patch_trustworthy(frame, self.cal, self.background):
+        if not patch_trustworthy(frame, self.cal.white_roi, self.background):
             self.skipped += 1  # tracks wait; the next clear frame carries on
             return []
-        white = _white(frame, self.cal)
+        white = frame_white(frame, self.cal.white_roi)
         blobs = find_balls(frame, self.background, self.cal, white, self._diff)
         seen = set()
         for b in blobs:

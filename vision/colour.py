@@ -49,6 +49,36 @@ def white_from_scene(frame: np.ndarray) -> np.ndarray:
     return np.maximum(np.array([quantiles(top[:, c], (0.5,))[0] for c in range(3)]), 1.0)
 
 
+def frame_white(frame: np.ndarray, white_roi: tuple[int, int, int, int] | None) -> np.ndarray:
+    """The white of a frame: its reference patch when there is one, else the scene's estimate."""
+    return white_from_patch(frame, white_roi) if white_roi else white_from_scene(frame)
+
+
+def patch_trustworthy(
+    frame: np.ndarray, white_roi: tuple[int, int, int, int] | None, empty: np.ndarray
+) -> bool:
+    """False when the white patch is covered (a hand, a cup): its colour then says nothing
+    about the light, and no colour may be read from the frame.
+
+    Compared with the same patch in the empty scene `empty`, a change of light scales every
+    pixel of the patch alike (a shadow edge that was already there stays where it was); a
+    hand changes the hue, or some pixels and not others.
+    """
+    if white_roi is None:
+        return True
+    x, y, w, h = white_roi
+    now = frame[y : y + h : 2, x : x + w : 2].reshape(-1, 3).astype(np.float32) + 1.0
+    ref = empty[y : y + h : 2, x : x + w : 2].reshape(-1, 3).astype(np.float32) + 1.0
+    if len(now) < 4 or now.shape != ref.shape:
+        return False
+    gain = now.sum(axis=1) / ref.sum(axis=1)
+    level = float(np.median(gain))
+    even = float(np.abs(gain - level).mean()) <= 0.08 * level
+    ratio = now.mean(axis=0) / ref.mean(axis=0)
+    same_hue = float(ratio.max()) <= 1.35 * float(ratio.min())
+    return even and same_hue and 0.35 <= level <= 2.5
+
+
 def to_lab(bgr: np.ndarray, white: np.ndarray) -> np.ndarray:
     """White-balanced CIELAB (float32, same shape) of a BGR uint8 image or pixel list."""
     scale = (PATCH_LEVEL / np.asarray(white, dtype=np.float32)).reshape(1, 1, 3)

@@ -10,7 +10,7 @@ import numpy as np
 
 from companion.errors import UsageError
 from vision.classifier import Reading
-from vision.colour import white_from_patch, white_from_scene
+from vision.colour import frame_white, robust_colour, to_lab, white_from_patch, white_from_scene
 from vision.segment import find_blobs, measure, scene_mask
 
 MIN_AREA_FRACTION = 0.0008  # of the frame; smaller specks are dust and texture
@@ -63,6 +63,21 @@ def find_objects(frame: np.ndarray, white_roi=None, regions=()) -> list[Found]:
         lab = measure(frame, b.contour, white)
         out.append(Found(b.x, b.y, b.radius, shape, tuple(float(v) for v in lab)))
     return out
+
+
+def measure_box(frame: np.ndarray, box, found: list[Found], white_roi=None) -> tuple:
+    """The Lab colour of the object in `box` (x, y, w, h): the found object centred in it,
+    nearest its centre, else the inner half of the box itself."""
+    x, y, w, h = box
+    inside = [f for f in found if x <= f.x <= x + w and y <= f.y <= y + h]
+    if inside:
+        cx, cy = x + w / 2, y + h / 2
+        return min(inside, key=lambda f: (f.x - cx) ** 2 + (f.y - cy) ** 2).lab
+    white = frame_white(frame, white_roi)
+    inner = frame[y + h // 4 : y + h - h // 4, x + w // 4 : x + w - w // 4].reshape(-1, 1, 3)
+    if inner.size == 0:
+        raise UsageError(f"box {list(box)} holds no pixels of the image")
+    return tuple(float(v) for v in robust_colour(to_lab(inner, white).reshape(-1, 3)))
 
 
 def classify_image(frame: np.ndarray, calibration, allowed=None) -> list[dict]:

@@ -459,34 +459,6 @@ def render_cards(
     return render_table((), zones, light, seed, size, frame=frame)
 
 
-def rendered_samples(seed: int = 0, size=(640, 480)) -> list[tuple[str, str, tuple]]:
-    """(kind, colour, Lab) samples, kind "ball" or "card", of every colour under every light,
-    measured the way the readers measure. Seeds are far from the ones tests use."""
-    from vision.calibration import tray_samples
-    from vision.cards import detect_cards
-
-    cal = scene_calibration(size)
-    out = []
-    for li, light in enumerate(LIGHTS):
-        for rep in range(2):
-            s = 1_000_000 + seed * 1000 + li * 10 + rep
-            order = [str(c) for c in np.random.default_rng(s).permutation(BALL_COLOURS)]
-            empty = render_tray([], light, s, size)
-            frame = render_tray(order, light, s, size, frame=1)
-            out += [("ball", c, lab) for c, lab in tray_samples(cal, empty, frame, order)]
-            colours = [str(c) for c in np.random.default_rng(s + 1).permutation(CARD_COLOURS)]
-            zones = {"seat1": colours[:3], "seat2": colours[3:6], "seat3": colours[6:9]}
-            placed, _ = card_layout(zones, s, size)
-            cframe = render_cards(zones, light, s, size, frame=2)
-            for zone, blob, lab in detect_cards(cframe, empty, cal):
-                near = min(
-                    (p for p in placed if p[0] == zone),
-                    key=lambda p: math.hypot(blob.x - p[2][0], blob.y - p[2][1]),
-                )
-                out.append(("card", near[1], tuple(float(v) for v in lab)))
-    return out
-
-
 def arrival_frames(
     colours: Sequence[str],
     light: str = "daylight",

@@ -6,7 +6,7 @@ import pytest
 
 from companion.settings import Settings
 from vision.balls import BallReader
-from vision.calibration import rendered_calibration
+from vision.learn import rendered_calibration
 from vision.render import LIGHTS, arrival_frames, render_tray, tray_layout
 
 MILL = ["blue"] * 6 + ["green"] * 5 + ["orange"] * 4 + ["pink"] * 3 + ["purple"] * 2

@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 from companion.cli import main as companion_main
-from vision.calibration import calibrate_images, labelled_subset, read_labels
 from vision.detect import classify_image, load_image
+from vision.learn import calibrate_images, labelled_subset, read_labels
 
 # Copied into the repository with their licence note (tests/data/mnm-photos/SOURCE.md).
 PHOTOS = Path(__file__).parents[1] / "data" / "mnm-photos"

@@ -71,7 +71,7 @@ class Camera:
 
     def __init__(self, light: str, seed: int, threshold: float) -> None:
         from vision.balls import BallReader
-        from vision.calibration import rendered_calibration
+        from vision.learn import rendered_calibration
         from vision.render import LIGHTS
 
         if light != "all" and light not in LIGHTS:
