@@ -38,15 +38,27 @@ def white_from_patch(frame: np.ndarray, roi: tuple[int, int, int, int]) -> np.nd
 
 
 def white_from_scene(frame: np.ndarray) -> np.ndarray:
-    """White estimated from the brightest neutral-ish pixels (for photos with no fixed patch)."""
-    small = frame[::6, ::6].reshape(-1, 3).astype(np.float32)
-    if len(small) == 0:
+    """The light's colour estimated from the scene, for photos with no reference patch.
+
+    Its hue is shades-of-grey (the Minkowski p=4 mean) over the least chromatic third of the
+    pixels, refined once, so a dominant coloured surface does not become "white"; its level is
+    set so the brightest objects (all but the top 0.5% of pixels, specular glints) are not
+    clipped: a bright orange stays orange instead of turning yellow.
+    """
+    px = frame[::4, ::4].reshape(-1, 3).astype(np.float32) + 1.0
+    if len(px) < 3:
         return np.ones(3, np.float32)
-    unclipped = small.max(axis=1) < 250
-    pool = small[unclipped] if unclipped.any() else small
-    gpool = pool.sum(axis=1)
-    top = pool[gpool >= quantiles(gpool, (0.75,))[0]]
-    return np.maximum(np.array([quantiles(top[:, c], (0.5,))[0] for c in range(3)]), 1.0)
+    unclipped = px.max(axis=1) < 251
+    pool = px[unclipped] if unclipped.sum() >= 30 else px
+    hue = np.ones(3, np.float32)
+    for _ in range(2):
+        rgb = pool / hue
+        chroma = np.abs(rgb / rgb.sum(axis=1, keepdims=True) - 1.0 / 3.0).sum(axis=1)
+        grey = pool[chroma <= quantiles(chroma, (0.33,))[0]]
+        hue = (grey**4).mean(axis=0) ** 0.25
+        hue = hue / hue.mean()
+    top = quantiles((px / hue).max(axis=1), (0.995,))[0]
+    return (hue * top * PATCH_LEVEL).astype(np.float32)
 
 
 def frame_white(frame: np.ndarray, white_roi: tuple[int, int, int, int] | None) -> np.ndarray:
