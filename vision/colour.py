@@ -13,6 +13,8 @@ import numpy as np
 PATCH_LEVEL = 0.9
 # Lightness weighs less than hue and chroma: shading changes L far more than a and b.
 L_WEIGHT = 0.5
+# Pixels this close to grey (|r-1/3|+|g-1/3|+|b-1/3| of normalised RGB) count as neutral.
+NEUTRAL_CHROMA = 0.06
 
 
 def quantiles(values: np.ndarray, qs: tuple[float, ...]) -> list[float]:
@@ -41,7 +43,8 @@ def white_from_scene(frame: np.ndarray) -> np.ndarray:
     """The light's colour estimated from the scene, for photos with no reference patch.
 
     Its hue is shades-of-grey (the Minkowski p=4 mean) over the least chromatic third of the
-    pixels, refined once, so a dominant coloured surface does not become "white"; its level is
+    pixels, refined once, so a dominant coloured surface does not become "white" (with too few
+    near-grey pixels, a close-up of coloured objects, the camera's balance is kept); its level is
     set so the brightest objects (all but the top 0.5% of pixels, specular glints) are not
     clipped: a bright orange stays orange instead of turning yellow.
     """
@@ -50,6 +53,8 @@ def white_from_scene(frame: np.ndarray) -> np.ndarray:
         return np.ones(3, np.float32)
     unclipped = px.max(axis=1) < 251
     pool = px[unclipped] if unclipped.sum() >= 30 else px
+    rgb = pool / pool.sum(axis=1, keepdims=True)
+    neutral = float((np.abs(rgb - 1.0 / 3.0).sum(axis=1) < NEUTRAL_CHROMA).mean())
     hue = np.ones(3, np.float32)
     for _ in range(2):
         rgb = pool / hue
@@ -57,6 +62,9 @@ def white_from_scene(frame: np.ndarray) -> np.ndarray:
         grey = pool[chroma <= quantiles(chroma, (0.33,))[0]]
         hue = (grey**4).mean(axis=0) ** 0.25
         hue = hue / hue.mean()
+    # a close-up of coloured objects has no neutral to go by: trust the camera's own balance
+    trust = min(1.0, max(0.0, (neutral - 0.15) / 0.25))
+    hue = 1.0 + trust * (hue - 1.0)
     top = quantiles((px / hue).max(axis=1), (0.995,))[0]
     return (hue * top * PATCH_LEVEL).astype(np.float32)
 

@@ -14,6 +14,7 @@ from vision.colour import frame_white, robust_colour, to_lab
 from vision.regions import object_regions
 from vision.segment import measure
 
+DARKEST = 12.0  # Lab lightness and chroma below which a region is shadow or black plastic
 ROUND = 0.8  # circularity from which an object is a ball rather than a tile or card
 
 
@@ -56,6 +57,8 @@ def find_objects(frame: np.ndarray, white_roi=None, regions=()) -> list[Found]:
             continue
         shape = "ball" if b.circularity >= ROUND else "card"
         lab = measure(frame, b.contour, white)
+        if lab[0] < DARKEST and abs(lab[1]) + abs(lab[2]) < DARKEST:
+            continue  # black plastic, a gap, deep shadow: nothing with a colour to read
         out.append(Found(b.x, b.y, b.radius, shape, tuple(float(v) for v in lab)))
     return out
 

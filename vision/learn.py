@@ -22,7 +22,8 @@ from vision.balls import detect_balls, order_key
 from vision.calibration import Calibration
 from vision.cards import detect_cards
 from vision.classifier import learn
-from vision.detect import find_objects, load_image, measure_box
+from vision.colour import weighted
+from vision.detect import Found, find_objects, load_image, measure_box
 from vision.errors import CalibrationError
 from vision.render import (
     BALL_COLOURS,
@@ -35,6 +36,7 @@ from vision.render import (
 )
 
 Box = tuple[int, int, int, int]
+SAME_COLOUR = 20.0  # weighted-Lab distance within which objects of one photo share its label
 
 
 def read_labels(csv_path: str | Path, images: str | Path) -> list[tuple[Path, str]]:
@@ -119,8 +121,9 @@ def _frame(item: Any) -> np.ndarray:
 def calibrate_images(
     labelled: Iterable[tuple[Any, str]], base: Calibration | None = None
 ) -> Calibration:
-    """A calibration learnt from (image or path, label) pairs, every object of an image
-    showing that label; `base` supplies the regions and camera settings to keep."""
+    """A calibration learnt from (image or path, label) pairs, every object of an image that
+    shares its main colour taking the label; `base` supplies the regions and camera settings
+    to keep."""
     samples = []
     for item, label in labelled:
         objects = find_objects(_frame(item), base.white_roi if base else None)
@@ -128,8 +131,18 @@ def calibrate_images(
             raise CalibrationError(
                 f"no object found in {item if isinstance(item, str | Path) else 'image'}"
             )
-        samples += [(label, o.lab) for o in objects]
+        samples += [(label, o.lab) for o in _alike(objects)]
     return _with(base, learn(samples))
+
+
+def _alike(objects: Sequence[Found]) -> list[Found]:
+    """The objects of one labelled photo that share its colour: those near the medoid colour
+    (weighted by area), so a stray object in a corner does not teach a wrong colour."""
+    labs = weighted(np.array([o.lab for o in objects], np.float64))
+    areas = np.array([o.radius**2 for o in objects])
+    dist = np.linalg.norm(labs[:, None, :] - labs[None], axis=2)
+    medoid = int(np.argmin(dist @ areas))
+    return [o for o, d in zip(objects, dist[medoid], strict=True) if d <= SAME_COLOUR]
 
 
 def calibrate_boxes(

@@ -19,7 +19,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.colour import to_lab, weighted
+from vision.colour import L_WEIGHT, to_lab, weighted
 from vision.segment import Blob, blob_from_contour, split_touching
 
 WORK_SIZE = 320  # long side of the working image: enough for objects of 1/40 the photo
@@ -28,7 +28,13 @@ MIN_SOLIDITY = 0.75  # area / convex hull area: an object is compact
 MIN_AREA = 0.0003  # of the photo; smaller specks are texture
 MAX_AREA = 0.25
 BACKGROUND_AREA = 0.02  # a region touching the border and larger than this is background
-OVERLAP = 0.2  # a region mostly inside an object already found adds nothing
+SAME = 0.6  # a region mostly made of pixels already taken is the same object again
+CRUMB = 0.25  # a finer region inside a coarser one and smaller than this share is a crumb
+CONVEX = 0.93  # solidity of one object; two touching ones have a waist
+JOIN_GAP = 3  # pixels between two pieces of one object (the edge between them)
+JOIN_COLOUR = 10.0  # weighted-Lab difference within which two pieces may be one object
+DARK_GAP = 0.7  # a line between two pieces darker than this share crosses a gap
+SURFACE = 0.04  # an object inside a region this much larger lies on it (a ball in a tray)
 
 
 def _gradient(lab: np.ndarray) -> np.ndarray:
@@ -49,8 +55,9 @@ class _Picker:
         self.claimed = np.zeros(shape, np.uint8)
         self.hulls: list[np.ndarray] = []
 
-    def hull(self, mask: np.ndarray, x: int, y: int) -> np.ndarray | None:
-        """The region's convex hull (work-image coordinates) if it looks like one object."""
+    def hull(self, mask: np.ndarray, x: int, y: int) -> tuple[np.ndarray, float] | None:
+        """The region's convex hull (work-image coordinates) and solidity, if it looks like
+        one object."""
         area = int(cv2.countNonZero(mask))
         if not self.a_min <= area <= self.a_max:
             return None
@@ -63,15 +70,100 @@ class _Picker:
         hull_area = cv2.contourArea(hull)
         if hull_area <= 0 or area / hull_area < MIN_SOLIDITY:
             return None
-        return hull + np.array([x, y], np.int32).reshape(1, 1, 2)
+        return hull + np.array([x, y], np.int32).reshape(1, 1, 2), area / hull_area
 
-    def take(self, mask: np.ndarray, x: int, y: int, hull: np.ndarray) -> None:
+    def take(self, mask: np.ndarray, x: int, y: int, found: tuple, step: int) -> None:
         mh, mw = mask.shape
-        under = self.claimed[y : y + mh, x : x + mw][mask > 0]
-        if len(under) and cv2.countNonZero(under) > OVERLAP * len(under):
-            return
-        cv2.drawContours(self.claimed, [hull], -1, 1, cv2.FILLED)
-        self.hulls.append(hull)
+        claimed = self.claimed[y : y + mh, x : x + mw]
+        under = claimed[mask > 0]
+        if len(under) and cv2.countNonZero(under) > SAME * len(under):
+            return  # the same object again, found at a coarser edge threshold
+        claimed |= mask
+        self.hulls.append((*found, step))
+
+    def objects(self) -> list[np.ndarray]:
+        """The hulls taken, without nesting. A region inside another one is:
+        * a piece of it, when found at a finer edge threshold and either much smaller (a
+          glossy, shaded candy breaks into crumbs at fine thresholds) or the other one is
+          convex (a glint cuts a candy in two): the piece goes; two touching objects merged
+          at a coarse threshold are not convex (a waist where they meet) and lose to their
+          pieces;
+        * else an object lying on a surface, when much smaller (a ball in the tray): the
+          surface goes; or a feature of the object (a glint, a printed symbol): it goes.
+        """
+        regions = sorted(self.hulls, key=lambda r: cv2.contourArea(r[0]), reverse=True)
+        owner = np.zeros(self.claimed.shape, np.int32)
+        dropped = set()
+        for k, (hull, _, step) in enumerate(regions):
+            x, y, w, h = cv2.boundingRect(hull)
+            inside = np.zeros((h, w), np.uint8)
+            cv2.drawContours(
+                inside, [hull - np.array([x, y], np.int32).reshape(1, 1, 2)], -1, 1, -1
+            )
+            under = owner[y : y + h, x : x + w][inside > 0]
+            under = under[under > 0]
+            # inside another region: most of it lies within that region's outline
+            if len(under) and len(under) >= 0.5 * cv2.countNonZero(inside):
+                outer = int(np.bincount(under).argmax()) - 1
+                o_hull, o_solidity, o_step = regions[outer]
+                share = cv2.contourArea(hull) / max(cv2.contourArea(o_hull), 1.0)
+                if step < o_step:
+                    piece = share < CRUMB or o_solidity >= CONVEX
+                    dropped.add(k if piece else outer)
+                else:
+                    dropped.add(outer if share < SURFACE else k)
+            cv2.drawContours(owner, [hull], -1, k + 1, cv2.FILLED)
+        return [h for k, (h, _, _) in enumerate(regions) if k not in dropped]
+
+
+def _join_pieces(hulls: list[np.ndarray], lab: np.ndarray) -> list[np.ndarray]:
+    """Neighbouring regions of one colour (or a crumb beside a large region) with no dark gap
+    between them and a convex union are one object that a glint or a shading edge cut in two
+    (a glossy candy); stickers side by side stay apart, since the black grid lies between."""
+    n = len(hulls)
+    boxes = [cv2.boundingRect(h) for h in hulls]
+    means, centres = [], []
+    for h, (x, y, w, hh) in zip(hulls, boxes, strict=True):
+        mask = np.zeros((hh, w), np.uint8)
+        cv2.drawContours(mask, [h - np.array([x, y], np.int32).reshape(1, 1, 2)], -1, 1, -1)
+        means.append(weighted(np.array(cv2.mean(lab[y : y + hh, x : x + w], mask)[:3])))
+        m = cv2.moments(h)
+        centres.append((m["m10"] / max(m["m00"], 1e-6), m["m01"] / max(m["m00"], 1e-6)))
+    parent = list(range(n))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    g = JOIN_GAP
+    for i in range(n):
+        xi, yi, wi, hi = boxes[i]
+        for j in range(i + 1, n):
+            xj, yj, wj, hj = boxes[j]
+            if xj > xi + wi + g or xi > xj + wj + g or yj > yi + hi + g or yi > yj + hj + g:
+                continue
+            ai, aj = cv2.contourArea(hulls[i]), cv2.contourArea(hulls[j])
+            crumb = min(ai, aj) < CRUMB * max(ai, aj)  # a glint at the rim differs in colour
+            if not crumb and np.linalg.norm(means[i] - means[j]) > JOIN_COLOUR:
+                continue
+            both = np.vstack([hulls[i], hulls[j]])
+            union = ai + aj
+            if union < CONVEX * cv2.contourArea(cv2.convexHull(both)):
+                continue
+            (x0, y0), (x1, y1) = centres[i], centres[j]
+            t = np.linspace(0.0, 1.0, 16)
+            xs = np.clip(np.round(x0 + t * (x1 - x0)).astype(int), 0, lab.shape[1] - 1)
+            ys = np.clip(np.round(y0 + t * (y1 - y0)).astype(int), 0, lab.shape[0] - 1)
+            darkest = float(lab[ys, xs, 0].min())
+            if darkest < DARK_GAP * min(means[i][0], means[j][0]) / L_WEIGHT:
+                continue
+            parent[root(j)] = root(i)
+    groups: dict[int, list[np.ndarray]] = {}
+    for i in range(n):
+        groups.setdefault(root(i), []).append(hulls[i])
+    return [g[0] if len(g) == 1 else cv2.convexHull(np.vstack(g)) for g in groups.values()]
 
 
 def object_regions(frame: np.ndarray, white: np.ndarray) -> list[Blob]:
@@ -82,7 +174,8 @@ def object_regions(frame: np.ndarray, white: np.ndarray) -> list[Blob]:
     if s < 1.0:
         size = (max(1, round(w * s)), max(1, round(h * s)))
         small = cv2.resize(frame, size, interpolation=cv2.INTER_AREA)
-    grad = _gradient(to_lab(small, white))
+    lab = to_lab(small, white)
+    grad = _gradient(lab)
     pick = _Picker(grad.shape)
     split_radius = max(2, round(0.01 * max(grad.shape)))
     for step, edge in enumerate(EDGE_STEPS):
@@ -93,16 +186,16 @@ def object_regions(frame: np.ndarray, white: np.ndarray) -> list[Blob]:
             if i == 0 or area < pick.a_min:
                 continue
             mask = (labels[y : y + bh, x : x + bw] == i).astype(np.uint8)
-            hull = pick.hull(mask, x, y)
-            if hull is not None:
-                pick.take(mask, x, y, hull)
+            found = pick.hull(mask, x, y)
+            if found is not None:
+                pick.take(mask, x, y, found, step)
             elif step == 0:
                 for px, py, piece in split_touching(mask, split_radius):
-                    hull = pick.hull(piece, x + px, y + py)
-                    if hull is not None:
-                        pick.take(piece, x + px, y + py, hull)
+                    found = pick.hull(piece, x + px, y + py)
+                    if found is not None:
+                        pick.take(piece, x + px, y + py, found, step)
     out = []
-    for hull in pick.hulls:
+    for hull in _join_pieces(pick.objects(), lab):
         contour = np.round(hull.astype(np.float64) / s).astype(np.int32)
         blob = blob_from_contour(contour)
         if blob is not None:
