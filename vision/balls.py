@@ -3,11 +3,12 @@
 Per frame: skip it if the white patch is covered; white balance from the patch; difference
 against the empty tray in white-balanced CIELAB (each image balanced by its own patch, so a
 cloud or a lamp is not a ball, and a ball as bright as the tray still differs in hue);
-contours with area, circularity and elongation limits; Hough circles only to split a blob that
-is too big or not round (two balls touching). Each ball is measured with the local white of
-the tray under it. Detections are tracked; a ball is reported once it has rested in the same
-place with the same colour for `agree` frames, and balls are reported strictly in arrival
-order. With a break-beam, the beam says how many balls came out and the camera says which.
+contours with area, circularity and elongation limits; a blob that fails them (balls touching
+in a row) is cut at its necks by the distance transform. Each ball is measured with the local
+white of the tray under it. Detections are tracked; a ball is reported once it has rested in
+the same place with the same colour for `agree` frames, and balls are reported strictly in
+arrival order. With a break-beam, the beam says how many balls came out and the camera says
+which.
 """
 
 from __future__ import annotations
@@ -16,7 +17,6 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-import cv2
 import numpy as np
 
 from companion.events import BallSeen
@@ -28,18 +28,13 @@ from vision.segment import (
     Blob,
     DifferenceMask,
     find_blobs,
-    hough_circles,
     inner_pixels,
     measure,
 )
 
 BALL_COLOURS = ("blue", "green", "orange", "pink", "purple")
 MIN_CIRCULARITY = 0.75
-
-
-def _circle_contour(x: float, y: float, r: float) -> np.ndarray:
-    pts = cv2.ellipse2Poly((int(round(x)), int(round(y))), (int(r), int(r)), 0, 0, 360, 10)
-    return pts.reshape(-1, 1, 2).astype(np.int32)
+MAX_ELONGATION = 1.4
 
 
 def find_balls(
@@ -61,20 +56,16 @@ def find_balls(
     r_min, r_max = cal.ball_radius
     a_min, a_max = math.pi * r_min**2, math.pi * r_max**2
     x0, y0 = cal.tray_roi[:2]
-    out = []
-    for b in find_blobs(mask, offset=(x0, y0), min_area=a_min, max_area=3 * a_max):
-        if b.circularity >= MIN_CIRCULARITY and b.area <= a_max and b.elongation <= 1.4:
-            out.append(b)
-            continue
-        # not one round ball: maybe several touching; let Hough find circles inside it
-        bx, by, bw, bh = cv2.boundingRect(b.contour)
-        for cx, cy, r in hough_circles(frame, (bx, by, bw, bh), int(r_min), int(r_max)):
-            out.append(
-                Blob(
-                    cx, cy, r, math.pi * r * r, 1.0, math.pi / 4, _circle_contour(cx, cy, r * 0.95)
-                )
-            )
-    return out
+    # touching balls (the normal case at the chute) are one blob: it is cut at its necks
+    return find_blobs(
+        mask,
+        offset=(x0, y0),
+        min_area=a_min,
+        max_area=a_max,
+        min_circularity=MIN_CIRCULARITY,
+        max_elongation=MAX_ELONGATION,
+        split=True,
+    )
 
 
 class TrayLight:

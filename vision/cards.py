@@ -75,6 +75,7 @@ def detect_cards(
             min_area=a_min,
             max_area=a_max,
             min_rectangularity=MIN_RECTANGULARITY,
+            split=True,
         ):
             local = card_white(frame, b.contour, white)
             px = inner_pixels(frame, b.contour, shrink=0.2)

@@ -1,4 +1,5 @@
-"""Finding objects: foreground masks, contours with area and shape limits, Hough fallback."""
+"""Finding objects: foreground masks, contours with area and shape limits, splitting of
+touching objects at their necks, inner pixels for measuring."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ import cv2
 import numpy as np
 
 from vision.colour import robust_colour, to_lab, weighted
+
+NECK = 0.65  # touching objects part where the region is narrower than this share of its widest
 
 
 @dataclass(frozen=True)
@@ -80,18 +83,39 @@ def find_blobs(
     max_area: float = 1e9,
     min_circularity: float = 0.0,
     min_rectangularity: float = 0.0,
+    max_elongation: float = math.inf,
+    split: bool = False,
 ) -> list[Blob]:
-    """Outer contours of a mask that pass the area and shape limits, largest first."""
+    """Outer contours of a mask that pass the area and shape limits, largest first. With
+    `split`, a contour that fails them is cut at its necks (`split_touching`: balls in a row,
+    cards side by side) and the pieces that pass are kept."""
+
+    def passes(b: Blob | None) -> bool:
+        return (
+            b is not None
+            and min_area <= b.area <= max_area
+            and b.circularity >= min_circularity
+            and b.rectangularity >= min_rectangularity
+            and b.elongation <= max_elongation
+        )
+
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     out = []
     for c in contours:
         # The convex hull closes notches cut by specular highlights at the rim.
         b = blob_from_contour(cv2.convexHull(c), offset)
-        if b is None or not (min_area <= b.area <= max_area):
-            continue
-        if b.circularity < min_circularity or b.rectangularity < min_rectangularity:
-            continue
-        out.append(b)
+        if passes(b):
+            out.append(b)
+        elif split and b is not None and b.area >= min_area:
+            x, y, w, h = cv2.boundingRect(c)
+            region = np.zeros((h, w), np.uint8)
+            cv2.drawContours(region, [c - np.array([x, y]).reshape(1, 1, 2)], -1, 1, -1)
+            for px, py, piece in split_touching(region):
+                parts, _ = cv2.findContours(piece, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+                hull = cv2.convexHull(max(parts, key=cv2.contourArea))
+                p = blob_from_contour(hull, (offset[0] + x + px, offset[1] + y + py))
+                if passes(p):
+                    out.append(p)
     out.sort(key=lambda b: -b.area)
     return out
 
@@ -119,19 +143,22 @@ def blob_from_contour(c: np.ndarray, offset: tuple[int, int] = (0, 0)) -> Blob |
     )
 
 
-def split_touching(mask: np.ndarray, radius: float):
+def split_touching(mask: np.ndarray, radius: float | None = None, share: float = NECK):
     """Pieces of a region that touch only at narrow necks (two balls, two cards side by side,
     an object leaking into the background through a gap): (x, y, piece mask) per piece.
 
     The cores are the pixels farther than `radius` from the region's edge (distance
-    transform); each core grows back by `radius` inside the region. One core: no pieces.
+    transform; by default `share` of the largest such distance, so the split scales with the
+    objects); each core grows back by that distance inside the region. One core: no pieces.
     """
     dist = cv2.distanceTransform(mask, cv2.DIST_L2, 3)
+    if radius is None:
+        radius = share * float(dist.max())
     cores = (dist > radius).astype(np.uint8)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(cores, connectivity=8)
     if n <= 2:
         return
-    r = int(math.ceil(radius))
+    r = max(1, int(math.ceil(radius)))
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
     for i in range(1, n):
         x, y, w, h, _ = (int(v) for v in stats[i])
@@ -140,28 +167,6 @@ def split_touching(mask: np.ndarray, radius: float):
         core = (labels[y0:y1, x0:x1] == i).astype(np.uint8)
         piece = cv2.dilate(core, kernel) & mask[y0:y1, x0:x1]
         yield x0, y0, piece
-
-
-def hough_circles(
-    frame: np.ndarray, roi: tuple[int, int, int, int], r_min: int, r_max: int
-) -> list[tuple[float, float, float]]:
-    """Fallback ball finder for frames where the background difference fails (x, y, r)."""
-    x, y, w, h = roi
-    grey = cv2.cvtColor(frame[y : y + h, x : x + w], cv2.COLOR_BGR2GRAY)
-    grey = cv2.medianBlur(grey, 5)
-    found = cv2.HoughCircles(
-        grey,
-        cv2.HOUGH_GRADIENT,
-        dp=1.2,
-        minDist=r_min * 1.6,
-        param1=100,
-        param2=30,
-        minRadius=r_min,
-        maxRadius=r_max,
-    )
-    if found is None:
-        return []
-    return [(float(cx + x), float(cy + y), float(r)) for cx, cy, r in found[0]]
 
 
 def inner_pixels(frame: np.ndarray, contour: np.ndarray, shrink: float = 0.25) -> np.ndarray:
