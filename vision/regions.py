@@ -187,13 +187,22 @@ def object_regions(frame: np.ndarray, white: np.ndarray) -> list[Blob]:
                 continue
             mask = (labels[y : y + bh, x : x + bw] == i).astype(np.uint8)
             found = pick.hull(mask, x, y)
-            if found is not None:
+            if found is not None and found[1] >= CONVEX:
                 pick.take(mask, x, y, found, step)
-            elif step == 0:
-                for px, py, piece in split_touching(mask, split_radius):
-                    found = pick.hull(piece, x + px, y + py)
-                    if found is not None:
-                        pick.take(piece, x + px, y + py, found, step)
+                continue
+            # not one convex object: touching ones (cut where the region narrows), or one
+            # leaking into the background through a gap (cut at a fixed small radius)
+            radius = None if found is not None else split_radius
+            pieces = [
+                (x + px, y + py, piece, pick.hull(piece, x + px, y + py))
+                for px, py, piece in split_touching(mask, radius)
+            ]
+            pieces = [p for p in pieces if p[3] is not None]
+            if found is not None and len(pieces) < 2:
+                pick.take(mask, x, y, found, step)
+                continue
+            for px, py, piece, part in pieces:
+                pick.take(piece, px, py, part, step)
     out = []
     for hull in _join_pieces(pick.objects(), lab):
         contour = np.round(hull.astype(np.float64) / s).astype(np.int32)
