@@ -31,6 +31,8 @@ BACKGROUND_AREA = 0.02  # a region touching the border and larger than this is b
 SAME = 0.6  # a region mostly made of pixels already taken is the same object again
 CRUMB = 0.25  # a finer region inside a coarser one and smaller than this share is a crumb
 CONVEX = 0.93  # solidity of one object; two touching ones have a waist
+NECK = 0.4  # touching objects part where the region is narrower than this share of its widest
+ALIKE = 3.0  # touching objects of one kind differ in area by less than this factor
 JOIN_GAP = 3  # pixels between two pieces of one object (the edge between them)
 JOIN_COLOUR = 10.0  # weighted-Lab difference within which two pieces may be one object
 DARK_GAP = 0.7  # a line between two pieces darker than this share crosses a gap
@@ -116,6 +118,15 @@ class _Picker:
         return [h for k, (h, _, _) in enumerate(regions) if k not in dropped]
 
 
+def _alike_objects(parts: list[tuple[np.ndarray, float]]) -> bool:
+    """Pieces that look like several objects of one kind touching (balls in a heap): each is
+    convex and none is much larger than another. A glossy candy cut by its glints is not."""
+    if len(parts) < 2 or any(solidity < CONVEX for _, solidity in parts):
+        return False
+    areas = [cv2.contourArea(hull) for hull, _ in parts]
+    return max(areas) <= ALIKE * min(areas)
+
+
 def _join_pieces(hulls: list[np.ndarray], lab: np.ndarray) -> list[np.ndarray]:
     """Neighbouring regions of one colour (or a crumb beside a large region) with no dark gap
     between them and a convex union are one object that a glint or a shading edge cut in two
@@ -195,10 +206,10 @@ def object_regions(frame: np.ndarray, white: np.ndarray) -> list[Blob]:
             radius = None if found is not None else split_radius
             pieces = [
                 (x + px, y + py, piece, pick.hull(piece, x + px, y + py))
-                for px, py, piece in split_touching(mask, radius)
+                for px, py, piece in split_touching(mask, radius, NECK)
             ]
             pieces = [p for p in pieces if p[3] is not None]
-            if found is not None and len(pieces) < 2:
+            if found is not None and not _alike_objects([p[3] for p in pieces]):
                 pick.take(mask, x, y, found, step)
                 continue
             for px, py, piece, part in pieces:

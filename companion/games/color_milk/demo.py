@@ -288,7 +288,7 @@ def _vision_ready() -> bool:
     return (
         _importable("vision.render", "arrival_frames", "LIGHTS")
         and _importable("vision.balls", "BallReader")
-        and _importable("vision.calibration", "rendered_calibration")
+        and _importable("vision.learn", "rendered_calibration")
     )
 
 
