@@ -31,7 +31,12 @@ def _parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", parser_class=_Parser)
     c = sub.add_parser("calibrate", help="learn colour prototypes from labelled images")
     c.add_argument("--images", required=True, help="folder holding the images")
-    c.add_argument("--labels", required=True, help="CSV with a header 'file,label'")
+    c.add_argument(
+        "--labels",
+        required=True,
+        help="CSV with a header 'file,label' (one colour per photo), or JSON with boxed "
+        'objects: {"images": {"name.jpg": {"objects": [{"label", "box": [x, y, w, h]}]}}}',
+    )
     c.add_argument("--out", required=True, help="calibration JSON to write")
     c.add_argument(
         "--per-class",
@@ -87,11 +92,17 @@ def _calibrate(args) -> int:
         raise UsageError(f"--labels {args.labels}: no such file")
     if args.per_class < 0:
         raise UsageError("--per-class must be 0 (all) or more")
-    rows = L.read_labels(args.labels, images)
-    if args.per_class:
-        rows = L.labelled_subset(rows, args.per_class)
     base = C.load(args.base) if args.base else None
-    cal = L.calibrate_images(rows, base)
+    if Path(args.labels).suffix.lower() == ".json":  # boxed objects, several per photo
+        if args.per_class:
+            raise UsageError("--per-class applies to CSV labels, not to boxes in JSON")
+        rows = L.read_boxes(args.labels, images)
+        cal = L.calibrate_boxes(rows, base)
+    else:
+        rows = L.read_labels(args.labels, images)
+        if args.per_class:
+            rows = L.labelled_subset(rows, args.per_class)
+        cal = L.calibrate_images(rows, base)
     store = C.CalibrationStore(args.out)
     store.propose(cal)
     store.accept()

@@ -128,3 +128,27 @@ def test_real_sticker_photos_are_found_and_read_without_confident_misreads(stick
     assert found >= 0.95 * objects
     assert right >= 0.92 * objects
     assert silent <= 8
+
+
+def test_cli_calibrates_from_boxed_stickers_and_refuses_bad_boxes(tmp_path, capsys):
+    from companion.cli import main as companion_main
+
+    doc = json.loads((SCENES / "labels.json").read_text(encoding="utf-8"))
+    dev = {k: v for k, v in doc["images"].items() if v["role"] == "calibration"}
+    labels = tmp_path / "dev.json"
+    labels.write_text(json.dumps({"images": dev}), encoding="utf-8")
+    out = tmp_path / "stickers.json"
+    argv = ["vision", "calibrate", "--images", str(SCENES), "--labels", str(labels)]
+    assert companion_main([*argv, "--out", str(out)]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    colours = {p["colour"] for p in summary["prototypes"]}
+    assert colours == {"blue", "green", "orange", "red", "white", "yellow"}
+    assert summary["images"] == 27
+    # a box that is not [x, y, w, h]: one line on stderr (a labels error, exit 1), nothing written
+    bad = {"images": {"lazycube/x003.jpg": {"objects": [{"label": "red", "box": [1, 2]}]}}}
+    labels.write_text(json.dumps(bad), encoding="utf-8")
+    out2 = tmp_path / "bad.json"
+    assert companion_main([*argv, "--out", str(out2)]) == 1
+    err = capsys.readouterr().err
+    assert "malformed" in err and len(err.strip().splitlines()) == 1
+    assert not out2.exists()
