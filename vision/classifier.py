@@ -114,32 +114,45 @@ class Classifier:
         self._sigmas = np.array([p.sigma for p in self.prototypes], dtype=np.float64)
         self._samples = np.array([max(1, p.samples) for p in self.prototypes], dtype=np.float64)
         self.colours = tuple(sorted({p.colour for p in self.prototypes}))
+        self._colour_of = np.array([self.colours.index(p.colour) for p in self.prototypes])
+        self._log_prior = np.log(self._samples) - 3.0 * np.log(self._sigmas)
+
+    def _keep(self, allowed: Iterable[str] | None) -> np.ndarray:
+        if allowed is None:
+            return np.ones(len(self.prototypes), bool)
+        allowed = set(allowed)
+        keep = np.array([p.colour in allowed for p in self.prototypes])
+        if not keep.any():
+            raise ValueError(f"no prototype for any of {sorted(allowed)}")
+        return keep
 
     def classify(self, lab: Sequence[float], allowed: Iterable[str] | None = None) -> Reading:
         """The colour of one measured Lab value, among `allowed` colours (default: all)."""
         lab = np.asarray(lab, dtype=np.float32)
         d = np.linalg.norm(self._means - weighted(lab), axis=1).astype(np.float64)
-        keep = np.ones(len(d), bool)
-        if allowed is not None:
-            allowed = set(allowed)
-            keep = np.array([p.colour in allowed for p in self.prototypes])
-            if not keep.any():
-                raise ValueError(f"no prototype for any of {sorted(allowed)}")
+        keep = self._keep(allowed)
         # per colour: a mixture of its prototypes, each an isotropic Gaussian weighted by
         # its samples; the ranking uses each colour's nearest prototype
-        idx = np.flatnonzero(keep)
-        s = self._sigmas[idx]
-        # sigma is the RMS distance in 3-D: sigma / sqrt(3) per axis
-        loglik = -1.5 * (d[idx] / s) ** 2 - 3.0 * np.log(s) + np.log(self._samples[idx])
-        colours = sorted({self.prototypes[i].colour for i in idx})
-        score = np.full(len(colours), -np.inf)
-        nearest: dict[str, int] = {}
-        for i, ll in zip(idx, loglik, strict=True):
-            c = colours.index(self.prototypes[i].colour)
-            score[c] = np.logaddexp(score[c], ll)
-            name = colours[c]
-            if name not in nearest or d[i] < d[nearest[name]]:
-                nearest[name] = i
+        # (sigma is the RMS distance in 3-D: sigma / sqrt(3) per axis)
+        loglik = -1.5 * (d / self._sigmas) ** 2 + self._log_prior
+        loglik[~keep] = -np.inf
+        n = len(self.colours)
+        peak = np.full(n, -np.inf)
+        np.maximum.at(peak, self._colour_of, loglik)
+        used = np.isfinite(peak)
+        total = np.zeros(n)
+        base = np.where(used, peak, 0.0)[self._colour_of]
+        np.add.at(total, self._colour_of, np.where(keep, np.exp(loglik - base), 0.0))
+        score = np.where(used, peak + np.log(np.where(used, total, 1.0)), -np.inf)
+        dist = np.where(keep, d, np.inf)
+        near = np.full(n, np.inf)
+        np.minimum.at(near, self._colour_of, dist)
+        nearest = {
+            self.colours[c]: int(np.flatnonzero((self._colour_of == c) & (dist == near[c]))[0])
+            for c in np.flatnonzero(used)
+        }
+        colours = [self.colours[c] for c in np.flatnonzero(used)]
+        score = score[used]
         post = np.exp((score - score.max()) / TEMPERATURE)
         post /= post.sum()
         best = colours[int(np.argmax(post))]
