@@ -22,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import numpy as np  # noqa: E402
 
 from vision.balls import BallReader  # noqa: E402
-from vision.calibration import rendered_calibration  # noqa: E402
+from vision.learn import rendered_calibration  # noqa: E402
 from vision.render import LIGHTS, arrival_frames  # noqa: E402
 
 FRAME_INTERVAL_MS = 1000 / 30

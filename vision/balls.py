@@ -3,11 +3,12 @@
 Per frame: skip it if the white patch is covered; white balance from the patch; difference
 against the empty tray in white-balanced CIELAB (each image balanced by its own patch, so a
 cloud or a lamp is not a ball, and a ball as bright as the tray still differs in hue);
-contours with area, circularity and elongation limits; Hough circles only to split a blob that
-is too big or not round (two balls touching). Each ball is measured with the local white of
-the tray under it. Detections are tracked; a ball is reported once it has rested in the same
-place with the same colour for `agree` frames, and balls are reported strictly in arrival
-order. With a break-beam, the beam says how many balls came out and the camera says which.
+contours with area, circularity and elongation limits; a blob that fails them (balls touching
+in a row) is cut at its necks by the distance transform. Each ball is measured with the local
+white of the tray under it. Detections are tracked; a ball is reported once it has rested in
+the same place with the same colour for `agree` frames, and balls are reported strictly in
+arrival order. With a break-beam, the beam says how many balls came out and the camera says
+which.
 """
 
 from __future__ import annotations
@@ -16,57 +17,24 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-import cv2
 import numpy as np
 
 from companion.events import BallSeen
 from vision.calibration import Calibration
 from vision.classifier import UNKNOWN, Reading
-from vision.colour import white_from_patch, white_from_scene
+from vision.colour import frame_white, patch_trustworthy
 from vision.errors import CalibrationError
 from vision.segment import (
     Blob,
     DifferenceMask,
     find_blobs,
-    hough_circles,
     inner_pixels,
     measure,
 )
 
 BALL_COLOURS = ("blue", "green", "orange", "pink", "purple")
 MIN_CIRCULARITY = 0.75
-
-
-def _white(frame: np.ndarray, cal: Calibration) -> np.ndarray:
-    return white_from_patch(frame, cal.white_roi) if cal.white_roi else white_from_scene(frame)
-
-
-def patch_trustworthy(frame: np.ndarray, cal: Calibration, empty: np.ndarray) -> bool:
-    """False when the white patch is covered (a hand, a cup): its colour then says nothing
-    about the light, and no colour may be read from the frame.
-
-    Compared with the same patch in the empty scene `empty`, a change of light scales every
-    pixel of the patch alike (a shadow edge that was already there stays where it was); a
-    hand changes the hue, or some pixels and not others.
-    """
-    if cal.white_roi is None:
-        return True
-    x, y, w, h = cal.white_roi
-    now = frame[y : y + h : 2, x : x + w : 2].reshape(-1, 3).astype(np.float32) + 1.0
-    ref = empty[y : y + h : 2, x : x + w : 2].reshape(-1, 3).astype(np.float32) + 1.0
-    if len(now) < 4 or now.shape != ref.shape:
-        return False
-    gain = now.sum(axis=1) / ref.sum(axis=1)
-    level = float(np.median(gain))
-    even = float(np.abs(gain - level).mean()) <= 0.08 * level
-    ratio = now.mean(axis=0) / ref.mean(axis=0)
-    same_hue = float(ratio.max()) <= 1.35 * float(ratio.min())
-    return even and same_hue and 0.35 <= level <= 2.5
-
-
-def _circle_contour(x: float, y: float, r: float) -> np.ndarray:
-    pts = cv2.ellipse2Poly((int(round(x)), int(round(y))), (int(r), int(r)), 0, 0, 360, 10)
-    return pts.reshape(-1, 1, 2).astype(np.int32)
+MAX_ELONGATION = 1.4
 
 
 def find_balls(
@@ -81,27 +49,23 @@ def find_balls(
     if cal.tray_roi is None:
         raise CalibrationError("the calibration has no ball tray region (tray_roi)")
     if white is None:
-        white = _white(frame, cal)
+        white = frame_white(frame, cal.white_roi)
     if diff is None:
         diff = tray_difference(background, cal)
     mask = diff(frame, white)
     r_min, r_max = cal.ball_radius
     a_min, a_max = math.pi * r_min**2, math.pi * r_max**2
     x0, y0 = cal.tray_roi[:2]
-    out = []
-    for b in find_blobs(mask, offset=(x0, y0), min_area=a_min, max_area=3 * a_max):
-        if b.circularity >= MIN_CIRCULARITY and b.area <= a_max and b.elongation <= 1.4:
-            out.append(b)
-            continue
-        # not one round ball: maybe several touching; let Hough find circles inside it
-        bx, by, bw, bh = cv2.boundingRect(b.contour)
-        for cx, cy, r in hough_circles(frame, (bx, by, bw, bh), int(r_min), int(r_max)):
-            out.append(
-                Blob(
-                    cx, cy, r, math.pi * r * r, 1.0, math.pi / 4, _circle_contour(cx, cy, r * 0.95)
-                )
-            )
-    return out
+    # touching balls (the normal case at the chute) are one blob: it is cut at its necks
+    return find_blobs(
+        mask,
+        offset=(x0, y0),
+        min_area=a_min,
+        max_area=a_max,
+        min_circularity=MIN_CIRCULARITY,
+        max_elongation=MAX_ELONGATION,
+        split=True,
+    )
 
 
 class TrayLight:
@@ -152,12 +116,14 @@ def order_key(cal: Calibration, x: float, y: float) -> float:
 def tray_difference(background: np.ndarray, cal: Calibration) -> DifferenceMask:
     # half size is plenty for balls of 8+ px radius and keeps a frame within a few ms
     scale = 0.5 if cal.ball_radius[0] >= 8 else 1.0
-    return DifferenceMask(background, cal.tray_roi, _white(background, cal), scale=scale)
+    return DifferenceMask(
+        background, cal.tray_roi, frame_white(background, cal.white_roi), scale=scale
+    )
 
 
 def detect_balls(frame, background, cal: Calibration) -> list[tuple[Blob, np.ndarray]]:
     """Every ball in the tray with its measured Lab colour."""
-    white = _white(frame, cal)
+    white = frame_white(frame, cal.white_roi)
     light = TrayLight(background, cal)
     return [
         (b, measure(frame, b.contour, light.white_at(b, white)))
@@ -249,10 +215,10 @@ class BallReader:
         if self._light is None:
             self._use_background(self.background)
         self.frame_no += 1
-        if not patch_trustworthy(frame, self.cal, self.background):
+        if not patch_trustworthy(frame, self.cal.white_roi, self.background):
             self.skipped += 1  # tracks wait; the next clear frame carries on
             return []
-        white = _white(frame, self.cal)
+        white = frame_white(frame, self.cal.white_roi)
         blobs = find_balls(frame, self.background, self.cal, white, self._diff)
         seen = set()
         for b in blobs:

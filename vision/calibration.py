@@ -1,7 +1,7 @@
 """Calibration: colour prototypes, regions of interest and locked camera settings, as JSON.
 
-A calibration is learnt from a few labelled samples per colour, measured exactly as the
-readers measure (same segmentation, same white balance from the reference patch). It is saved
+The colours are learnt by `vision.learn` from a few labelled samples per colour, measured
+exactly as the readers measure; this module holds only the data and its files. It is saved
 atomically and only when accepted: until then the previous calibration stays in force, and the
 one before is kept beside it as `<name>.previous.json`. A damaged file raises CalibrationError
 with the reason and is never overwritten.
@@ -9,18 +9,17 @@ with the reason and is never overwritten.
 
 from __future__ import annotations
 
-import csv
 import functools
 import json
 import os
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from vision.classifier import Classifier, Prototype, learn
+from vision.classifier import Classifier, Prototype
 from vision.errors import CalibrationError
 
 FORMAT = "table-companion-calibration"
@@ -135,7 +134,7 @@ def from_json(data: Any) -> Calibration:
             sigma = float(p["sigma"])
             colour = p["colour"]
             samples = int(p.get("samples", 1))
-        except (KeyError, TypeError, ValueError, OverflowError):  # Overflow: Infinity
+        except (KeyError, TypeError, ValueError):
             raise CalibrationError(f"prototype #{i} is malformed: {p!r}") from None
         if (
             not isinstance(colour, str)
@@ -162,8 +161,6 @@ def from_json(data: Any) -> Calibration:
     camera = data.get("camera") or {}
     if not isinstance(camera, dict):
         raise CalibrationError("camera settings must be a JSON object")
-    if any(r is None for r in zones.values()):
-        raise CalibrationError("every card zone must be [x, y, width, height]")
     return Calibration(
         prototypes=tuple(protos),
         white_roi=_rect(data.get("white_roi"), "white_roi"),
@@ -178,10 +175,6 @@ def from_json(data: Any) -> Calibration:
     )
 
 
-def _not_a_number(name: str):
-    raise ValueError(f"{name} is not a number a calibration can hold")
-
-
 def load(path: str | Path) -> Calibration:
     path = Path(path)
     try:
@@ -191,7 +184,7 @@ def load(path: str | Path) -> Calibration:
     except (OSError, UnicodeDecodeError) as exc:
         raise CalibrationError(f"cannot read calibration {path}: {exc}") from None
     try:
-        data = json.loads(text, parse_constant=_not_a_number)
+        data = json.loads(text)
     except (ValueError, RecursionError) as exc:  # RecursionError: nested absurdly deep
         raise CalibrationError(f"calibration {path} is damaged (not JSON: {exc})") from None
     try:
@@ -268,127 +261,3 @@ class CalibrationStore:
         save(self.path, self.pending)
         self.current, self.pending, self.message = self.pending, None, None
         return self.current
-
-
-# Learning from images -------------------------------------------------------------------
-
-
-def read_labels(csv_path: str | Path, images: str | Path) -> list[tuple[Path, str]]:
-    """(image path, label) rows of a `file,label` CSV; unlabelled rows are skipped."""
-    csv_path, images = Path(csv_path), Path(images)
-    try:
-        with open(csv_path, newline="", encoding="utf-8") as f:
-            rows = list(csv.DictReader(f))
-    except OSError as exc:
-        raise CalibrationError(f"cannot read labels {csv_path}: {exc.strerror}") from None
-    except (UnicodeDecodeError, csv.Error) as exc:
-        raise CalibrationError(f"labels {csv_path} is not a UTF-8 CSV file: {exc}") from None
-    if not rows or "file" not in rows[0] or "label" not in rows[0]:
-        raise CalibrationError(f"labels {csv_path} must have a header 'file,label'")
-    out = []
-    for row in rows:
-        label = (row.get("label") or "").strip().lower()
-        if not label:
-            continue
-        p = images / row["file"].strip()
-        if not p.exists():
-            raise CalibrationError(f"labels {csv_path} lists {row['file']}, not found in {images}")
-        out.append((p, label))
-    if not out:
-        raise CalibrationError(f"labels {csv_path} has no labelled rows")
-    return out
-
-
-def calibrate_images(
-    labelled: Iterable[tuple[Any, str]], base: Calibration | None = None
-) -> Calibration:
-    """A calibration learnt from (image or path, label) pairs, one object per image.
-
-    The object is found automatically (the largest ball- or card-shaped object); `base`
-    supplies the regions of interest and camera settings to keep.
-    """
-    from vision.detect import find_objects, load_image
-
-    samples = []
-    for item, label in labelled:
-        frame = load_image(item) if isinstance(item, str | Path) else item
-        white_roi = base.white_roi if base else None
-        objects = find_objects(frame, white_roi)
-        if not objects:
-            raise CalibrationError(
-                f"no object found in {item if isinstance(item, str | Path) else 'image'}"
-            )
-        samples.append((label, objects[0].lab))
-    protos = learn(samples)
-    if base is None:
-        return Calibration(prototypes=protos)
-    return replace(base, prototypes=protos)
-
-
-def tray_samples(
-    cal: Calibration, empty: np.ndarray, frame: np.ndarray, colours: Sequence[str]
-) -> list[tuple[str, tuple[float, float, float]]]:
-    """(colour, Lab) samples from a frame of the tray holding `colours` in slot order (slot 0
-    nearest `first_end`), measured exactly as the ball reader measures."""
-    from vision.balls import detect_balls, order_key
-
-    found = detect_balls(frame, empty, cal)
-    if len(found) != len(colours):
-        raise CalibrationError(f"expected {len(colours)} balls in the tray, found {len(found)}")
-    found.sort(key=lambda f: order_key(cal, f[0].x, f[0].y))
-    return [(c, tuple(float(v) for v in lab)) for c, (_, lab) in zip(colours, found, strict=True)]
-
-
-def card_samples(
-    cal: Calibration, empty: np.ndarray, frame: np.ndarray, cards: Mapping[str, str]
-) -> list[tuple[str, tuple[float, float, float]]]:
-    """(colour, Lab) samples from a frame with one card in each listed zone (zone -> colour)."""
-    from vision.cards import detect_cards
-
-    found = detect_cards(frame, empty, cal, zones=list(cards))
-    out = []
-    for zone, colour in cards.items():
-        here = [lab for z, _, lab in found if z == zone]
-        if len(here) != 1:
-            raise CalibrationError(f"expected one card in zone {zone!r}, found {len(here)}")
-        out.append((colour, tuple(float(v) for v in here[0])))
-    return out
-
-
-def calibrate_table(
-    base: Calibration,
-    balls: Iterable[tuple[str, Sequence[float]]] = (),
-    cards: Iterable[tuple[str, Sequence[float]]] = (),
-) -> Calibration:
-    """`base` (regions, camera) with prototypes learnt from ball and card samples; balls and
-    cards are learnt apart, since a green ball and a green card are different materials."""
-    protos = learn(balls) + learn(cards)
-    if not protos:
-        raise CalibrationError("no samples to learn colours from")
-    return replace(base, prototypes=protos)
-
-
-@functools.lru_cache(maxsize=4)
-def rendered_calibration(seed: int = 0, size: tuple[int, int] = (640, 480)) -> Calibration:
-    """A calibration learnt from rendered balls and cards under every light, for frames of
-    `size` from vision.render (simulation and tests). Cached."""
-    from vision.render import rendered_samples, scene_calibration
-
-    size = (int(size[0]), int(size[1]))
-    samples = rendered_samples(seed, size)
-    return calibrate_table(
-        scene_calibration(size),
-        balls=[(c, lab) for k, c, lab in samples if k == "ball"],
-        cards=[(c, lab) for k, c, lab in samples if k == "card"],
-    )
-
-
-def labelled_subset(rows: Sequence[tuple[Path, str]], per_class: int) -> list[tuple[Path, str]]:
-    """The first `per_class` rows of each label (in the given order)."""
-    seen: dict[str, int] = {}
-    out = []
-    for p, label in rows:
-        if seen.get(label, 0) < per_class:
-            out.append((p, label))
-            seen[label] = seen.get(label, 0) + 1
-    return out

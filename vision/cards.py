@@ -17,10 +17,9 @@ import cv2
 import numpy as np
 
 from companion.events import CardSeen
-from vision.balls import _white, patch_trustworthy
 from vision.calibration import Calibration
 from vision.classifier import UNKNOWN
-from vision.colour import quantiles, robust_colour, to_lab
+from vision.colour import frame_white, patch_trustworthy, quantiles, robust_colour, to_lab
 from vision.errors import CalibrationError
 from vision.segment import Blob, DifferenceMask, find_blobs, inner_pixels
 
@@ -61,8 +60,8 @@ def detect_cards(
     """(zone, blob, Lab) for every card found in the zones (all configured zones by default)."""
     if not cal.card_zones:
         raise CalibrationError("the calibration has no card zones")
-    white = _white(frame, cal)
-    bg_white = _white(background, cal)
+    white = frame_white(frame, cal.white_roi)
+    bg_white = frame_white(background, cal.white_roi)
     wanted = None if zones is None else set(zones)
     a_min, a_max = cal.card_area
     out = []
@@ -76,6 +75,7 @@ def detect_cards(
             min_area=a_min,
             max_area=a_max,
             min_rectangularity=MIN_RECTANGULARITY,
+            split=True,
         ):
             local = card_white(frame, b.contour, white)
             px = inner_pixels(frame, b.contour, shrink=0.2)
@@ -118,7 +118,7 @@ class CardReader:
         if self.background is None:
             self.set_background(frame)
             return []
-        if not patch_trustworthy(frame, self.cal, self.background):
+        if not patch_trustworthy(frame, self.cal.white_roi, self.background):
             return []  # the white patch is covered: no colour can be trusted in this frame
         out = []
         found = detect_cards(frame, self.background, self.cal, zones)

@@ -31,7 +31,12 @@ def _parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", parser_class=_Parser)
     c = sub.add_parser("calibrate", help="learn colour prototypes from labelled images")
     c.add_argument("--images", required=True, help="folder holding the images")
-    c.add_argument("--labels", required=True, help="CSV with a header 'file,label'")
+    c.add_argument(
+        "--labels",
+        required=True,
+        help="CSV with a header 'file,label' (one colour per photo), or JSON with boxed "
+        'objects: {"images": {"name.jpg": {"objects": [{"label", "box": [x, y, w, h]}]}}}',
+    )
     c.add_argument("--out", required=True, help="calibration JSON to write")
     c.add_argument(
         "--per-class",
@@ -78,6 +83,7 @@ def _parser() -> argparse.ArgumentParser:
 
 def _calibrate(args) -> int:
     from vision import calibration as C
+    from vision import learn as L
 
     images = Path(args.images)
     if not images.is_dir():
@@ -86,11 +92,17 @@ def _calibrate(args) -> int:
         raise UsageError(f"--labels {args.labels}: no such file")
     if args.per_class < 0:
         raise UsageError("--per-class must be 0 (all) or more")
-    rows = C.read_labels(args.labels, images)
-    if args.per_class:
-        rows = C.labelled_subset(rows, args.per_class)
     base = C.load(args.base) if args.base else None
-    cal = C.calibrate_images(rows, base)
+    if Path(args.labels).suffix.lower() == ".json":  # boxed objects, several per photo
+        if args.per_class:
+            raise UsageError("--per-class applies to CSV labels, not to boxes in JSON")
+        rows = L.read_boxes(args.labels, images)
+        cal = L.calibrate_boxes(rows, base)
+    else:
+        rows = L.read_labels(args.labels, images)
+        if args.per_class:
+            rows = L.labelled_subset(rows, args.per_class)
+        cal = L.calibrate_images(rows, base)
     store = C.CalibrationStore(args.out)
     store.propose(cal)
     store.accept()
@@ -197,6 +209,7 @@ def _regions(args) -> int:
 
 def _calibrate_table(args) -> int:
     from vision import calibration as C
+    from vision import learn as L
     from vision.detect import load_image
 
     base = C.load(args.calibration)
@@ -209,17 +222,17 @@ def _calibrate_table(args) -> int:
         want = [c.strip().lower() for c in colours.split(",") if c.strip()]
         if not want:
             raise UsageError(f"--balls must be FRAME=colour,colour,..., got {item!r}")
-        balls += C.tray_samples(base, empty, load_image(name), want)
+        balls += L.tray_samples(base, empty, load_image(name), want)
     for item in args.cards:
         name, _, spec = item.partition("=")
         pairs = [p.split(":", 1) for p in spec.split(",") if p.strip()]
         if not pairs or any(len(p) != 2 or not p[0] or not p[1] for p in pairs):
             raise UsageError(f"--cards must be FRAME=zone:colour,..., got {item!r}")
-        cards += C.card_samples(
+        cards += L.card_samples(
             base, empty, load_image(name), {z.strip(): c.strip().lower() for z, c in pairs}
         )
     store = C.CalibrationStore(args.calibration)
-    store.propose(C.calibrate_table(base, balls, cards))
+    store.propose(L.calibrate_table(base, balls, cards))
     new = store.accept()
     print(
         json.dumps(

@@ -10,11 +10,12 @@ import numpy as np
 
 from companion.errors import UsageError
 from vision.classifier import Reading
-from vision.colour import white_from_patch, white_from_scene
-from vision.segment import find_blobs, measure, scene_mask
+from vision.colour import frame_white, robust_colour, to_lab
+from vision.regions import object_regions
+from vision.segment import measure
 
-MIN_AREA_FRACTION = 0.0008  # of the frame; smaller specks are dust and texture
-MAX_AREA_FRACTION = 0.25
+DARKEST = 12.0  # Lab lightness and chroma below which a region is shadow or black plastic
+ROUND = 0.8  # circularity from which an object is a ball rather than a tile or card
 
 
 @dataclass(frozen=True)
@@ -22,7 +23,7 @@ class Found:
     x: float
     y: float
     radius: float
-    shape: str  # "ball" or "card"
+    shape: str  # "ball" or "card" (a tile, a sticker: anything not round)
     lab: tuple[float, float, float]
 
 
@@ -36,33 +37,45 @@ def load_image(path: str | Path) -> np.ndarray:
     return frame
 
 
-def find_objects(frame: np.ndarray, white_roi=None, regions=()) -> list[Found]:
-    """Ball- and card-shaped objects standing out from their surroundings, largest first.
+def _inside(x: float, y: float, rect) -> bool:
+    rx, ry, rw, rh = rect
+    return rx <= x < rx + rw and ry <= y < ry + rh
 
-    With `regions` (x, y, w, h), only objects inside them count (the tray, the card zones).
+
+def find_objects(frame: np.ndarray, white_roi=None, regions=()) -> list[Found]:
+    """Every object of a still photo, touching or not, largest first (`vision.regions`).
+
+    With `regions` (x, y, w, h), only objects centred inside them count (the tray, the card
+    zones); the white patch itself is never an object.
     """
-    white = white_from_patch(frame, white_roi) if white_roi else white_from_scene(frame)
-    mask = scene_mask(frame, white)
-    if regions:
-        keep = np.zeros_like(mask)
-        for x, y, w, h in regions:
-            keep[y : y + h, x : x + w] = 255
-        mask &= keep
-    elif white_roi:  # the patch itself is not an object
-        x, y, w, h = white_roi
-        mask[y : y + h, x : x + w] = 0
-    area = frame.shape[0] * frame.shape[1]
+    white = frame_white(frame, white_roi)
     out = []
-    for b in find_blobs(mask, min_area=MIN_AREA_FRACTION * area, max_area=MAX_AREA_FRACTION * area):
-        if b.circularity >= 0.8:
-            shape = "ball"
-        elif b.rectangularity >= 0.85:
-            shape = "card"
-        else:
+    for b in object_regions(frame, white):
+        if regions and not any(_inside(b.x, b.y, r) for r in regions):
             continue
+        if white_roi and _inside(b.x, b.y, white_roi):
+            continue
+        shape = "ball" if b.circularity >= ROUND else "card"
         lab = measure(frame, b.contour, white)
+        if lab[0] < DARKEST and abs(lab[1]) + abs(lab[2]) < DARKEST:
+            continue  # black plastic, a gap, deep shadow: nothing with a colour to read
         out.append(Found(b.x, b.y, b.radius, shape, tuple(float(v) for v in lab)))
     return out
+
+
+def measure_box(frame: np.ndarray, box, found: list[Found], white_roi=None) -> tuple:
+    """The Lab colour of the object in `box` (x, y, w, h): the found object centred in it,
+    nearest its centre, else the inner half of the box itself."""
+    x, y, w, h = box
+    inside = [f for f in found if x <= f.x <= x + w and y <= f.y <= y + h]
+    if inside:
+        cx, cy = x + w / 2, y + h / 2
+        return min(inside, key=lambda f: (f.x - cx) ** 2 + (f.y - cy) ** 2).lab
+    white = frame_white(frame, white_roi)
+    inner = frame[y + h // 4 : y + h - h // 4, x + w // 4 : x + w - w // 4].reshape(-1, 1, 3)
+    if inner.size == 0:
+        raise UsageError(f"box {list(box)} holds no pixels of the image")
+    return tuple(float(v) for v in robust_colour(to_lab(inner, white).reshape(-1, 3)))
 
 
 def classify_image(frame: np.ndarray, calibration, allowed=None) -> list[dict]:

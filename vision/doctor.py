@@ -74,7 +74,7 @@ def checks(args) -> list[Callable[[], CheckResult]]:
     @_part("ball reader")
     def ball_reader() -> CheckResult:
         from vision.balls import BallReader
-        from vision.calibration import rendered_calibration
+        from vision.learn import rendered_calibration
         from vision.render import arrival_frames
 
         want = ["pink", "blue", "purple", "green", "orange"]

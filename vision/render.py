@@ -1,9 +1,9 @@
 """A rendered table for tests and simulation: the ball tray, the white patch and card zones.
 
 The scene is lit in linear RGB by one of `LIGHTS` (warm tungsten to daylight, mixed light, a
-cast shadow, a dim room), seen by a camera whose white balance is locked at daylight (so warm
-light really tints the frame), with colour cross-talk, auto exposure, sensor noise that grows
-with gain, sRGB encoding and clipping. Balls are shaded spheres with a specular highlight in
+cast shadow, a dim room) and seen by a camera with its white balance locked at daylight; the
+light and the camera are `vision.lighting`, the table, its layout and what lies on it are
+here, with auto exposure on the tray. Balls are shaded spheres with a specular highlight in
 the light's colour and a soft shadow; a rolling ball is motion-blurred. Cards are matte prints
 with a white border and a white symbol, slightly rotated.
 
@@ -24,12 +24,21 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 
 import cv2
 import numpy as np
 
 from vision.calibration import Calibration
+from vision.lighting import (
+    CROSSTALK,
+    LIGHT_SOURCES,
+    LIGHTS,
+    CameraImage,
+    encode,
+    light_field,
+    linear,
+    noise_bank,
+)
 
 BALL_COLOURS = ("blue", "green", "orange", "pink", "purple")  # Color Milk balls and cards
 LASER_COLOURS = ("red", "yellow", "green", "cyan", "blue", "magenta")  # Laser prism cards
@@ -50,36 +59,6 @@ PALETTE_SRGB: dict[str, tuple[int, int, int]] = {
 WHITE_SRGB = (242, 242, 238)
 TRAY_SRGB = (196, 194, 188)
 WOOD_SRGB = (150, 104, 66)
-
-
-@dataclass(frozen=True)
-class Light:
-    colour: tuple[float, float, float]  # linear RGB relative to daylight
-    intensity: float = 1.0
-    second: tuple[float, float, float] | None = None  # a second source from the other side
-    shadow: float = 0.0  # strength of a cast shadow band (0 = none)
-    gradient: float = 0.2  # brightness change across the frame
-
-
-_LIGHTS: dict[str, Light] = {
-    "daylight": Light((1.0, 1.0, 1.0)),
-    "overcast": Light((0.9, 0.97, 1.1), intensity=0.7, gradient=0.1),
-    "tungsten": Light((1.0, 0.66, 0.36), intensity=0.8),
-    "warm-led": Light((1.0, 0.76, 0.5), intensity=0.9),
-    "fluorescent": Light((0.92, 1.0, 0.78), intensity=0.9, gradient=0.1),
-    "mixed": Light((1.0, 0.66, 0.36), intensity=0.9, second=(0.95, 1.0, 1.08)),
-    "shadow": Light((1.0, 0.97, 0.93), shadow=0.55, gradient=0.3),
-    "dim": Light((1.0, 0.7, 0.42), intensity=0.3),
-}
-LIGHTS: tuple[str, ...] = tuple(_LIGHTS)
-
-# Sensor colour cross-talk (rows: camera R, G, B from scene R, G, B); white stays white.
-_CROSSTALK = np.array([[0.86, 0.12, 0.02], [0.06, 0.86, 0.08], [0.02, 0.14, 0.84]], np.float32)
-
-
-def _linear(srgb: Sequence[int]) -> np.ndarray:
-    c = np.asarray(srgb, np.float32) / 255.0
-    return np.where(c <= 0.04045, c / 12.92, ((c + 0.055) / 1.055) ** 2.4).astype(np.float32)
 
 
 # Geometry (fractions of the frame, scaled to its size) ----------------------------------
@@ -157,52 +136,6 @@ def scene_calibration(size: tuple[int, int] = (640, 480)) -> Calibration:
 # Rendering --------------------------------------------------------------------------------
 
 
-@dataclass
-class _Base:
-    cam: np.ndarray  # linear camera RGB of the empty table (exposure applied), H x W x 3
-    encoded: np.ndarray  # the same as a clean BGR uint8 frame
-    light_field: np.ndarray  # scene illumination, H x W x 3 (linear RGB)
-    light_dir: np.ndarray  # unit vector towards the key light (x right, y down, z to camera)
-    exposure: float
-    noise: float  # sensor noise, in 8-bit units
-
-    def to_cam(self, radiance: np.ndarray) -> np.ndarray:
-        return (radiance @ _CROSSTALK.T) * self.exposure
-
-
-def _encode(cam: np.ndarray) -> np.ndarray:
-    """Linear camera RGB to an sRGB-encoded BGR uint8 image (clipping like a sensor)."""
-    x = np.clip(cam, 1e-4, 1.0).astype(np.float32, copy=False)
-    enc = cv2.pow(x, 1 / 2.4)
-    enc = cv2.max(enc * np.float32(255 * 1.055) - np.float32(255 * 0.055), 0.0)
-    return cv2.cvtColor(cv2.convertScaleAbs(enc), cv2.COLOR_RGB2BGR)
-
-
-def _light_field(light: Light, size, rng) -> tuple[np.ndarray, np.ndarray]:
-    """Illumination over the table; smooth, so computed coarse and scaled up."""
-    w, h = size
-    cw, ch = max(8, w // 8), max(6, h // 8)
-    ys, xs = np.mgrid[0:ch, 0:cw].astype(np.float32)
-    u, v = (xs + 0.5) / cw - 0.5, (ys + 0.5) / ch - 0.5
-    ang = rng.uniform(0, 2 * math.pi)
-    grad = 1.0 + light.gradient * (u * math.cos(ang) + v * math.sin(ang)) * 2
-    field = np.ones((ch, cw, 3), np.float32) * np.asarray(light.colour, np.float32)
-    if light.second is not None:  # warm lamp on one side, window on the other
-        t = np.clip(0.5 + 1.4 * u * (1 if rng.random() < 0.5 else -1), 0, 1)[..., None]
-        field = field * (1 - t) + np.asarray(light.second, np.float32) * t
-    field *= (grad * light.intensity)[..., None]
-    if light.shadow:  # an arm or a head between the lamp and the table: a soft band
-        a = rng.uniform(0, math.pi)
-        off = rng.uniform(-0.3, 0.3)
-        dist = (u * math.cos(a) + v * math.sin(a)) - off
-        band = np.clip(1.0 - np.abs(dist) / rng.uniform(0.08, 0.18), 0, 1)
-        band = np.clip(band * 2.5, 0, 1)
-        field *= (1.0 - light.shadow * band)[..., None]
-    field = cv2.resize(field.astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR)
-    d = np.array([math.cos(ang + math.pi), math.sin(ang + math.pi), 1.6], np.float32)
-    return field, d / np.linalg.norm(d)
-
-
 @functools.lru_cache(maxsize=4)
 def _albedo(size: tuple[int, int]) -> np.ndarray:
     """The empty table's reflectance: wood, the grey tray with five cups, the white patch."""
@@ -211,10 +144,10 @@ def _albedo(size: tuple[int, int]) -> np.ndarray:
     ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
     grain = 1.0 + 0.1 * np.sin(ys * 0.21 + 3 * np.sin(xs * 0.013 + 1.7))
     albedo = np.empty((h, w, 3), np.float32)
-    albedo[:] = _linear(WOOD_SRGB)
+    albedo[:] = linear(WOOD_SRGB)
     albedo *= grain[..., None]
     tx, ty, tw, th = g["tray"]
-    cv2.rectangle(albedo, (tx, ty), (tx + tw, ty + th), _linear(TRAY_SRGB).tolist(), cv2.FILLED)
+    cv2.rectangle(albedo, (tx, ty), (tx + tw, ty + th), linear(TRAY_SRGB).tolist(), cv2.FILLED)
     cups = np.zeros((h, w), np.float32)
     for cx, cy in g["cups"]:
         cv2.ellipse(
@@ -230,26 +163,26 @@ def _albedo(size: tuple[int, int]) -> np.ndarray:
     cups = cv2.GaussianBlur(cups, (0, 0), g["radius"] * 0.3)
     albedo *= (1.0 - 0.1 * cups)[..., None]
     px, py, pw, ph = g["patch"]
-    cv2.rectangle(albedo, (px, py), (px + pw, py + ph), _linear(WHITE_SRGB).tolist(), cv2.FILLED)
+    cv2.rectangle(albedo, (px, py), (px + pw, py + ph), linear(WHITE_SRGB).tolist(), cv2.FILLED)
     albedo.setflags(write=False)
     return albedo
 
 
 @functools.lru_cache(maxsize=8)
-def _base(light_name: str, seed: int, size: tuple[int, int]) -> _Base:
+def _base(light_name: str, seed: int, size: tuple[int, int]) -> CameraImage:
     try:
-        light = _LIGHTS[light_name]
+        light = LIGHT_SOURCES[light_name]
     except KeyError:
         raise ValueError(f"unknown light {light_name!r} (have {', '.join(LIGHTS)})") from None
     g = _geometry(size)
     rng = np.random.default_rng([seed, 0, LIGHTS.index(light_name)])
-    field, ldir = _light_field(light, size, rng)
+    field, ldir = light_field(light, size, rng)
     # auto exposure on the tray area; a dim room means gain, and gain means noise
     tx, ty, tw, th = g["tray"]
     exposure = 0.72 / (float(field[ty : ty + th, tx : tx + tw].mean()) * 0.9)
     noise = 1.6 * math.sqrt(max(1.0, exposure / 0.8))
-    cam = cv2.transform(_albedo(size) * field, _CROSSTALK) * exposure
-    return _Base(cam, _encode(cam), field.astype(np.float16), ldir, exposure, noise)
+    cam = cv2.transform(_albedo(size) * field, CROSSTALK) * exposure
+    return CameraImage(cam, encode(cam), field.astype(np.float16), ldir, exposure, noise)
 
 
 def _box(cx: float, cy: float, rx: float, ry: float, w: int, h: int):
@@ -259,7 +192,7 @@ def _box(cx: float, cy: float, rx: float, ry: float, w: int, h: int):
 
 
 def _draw_ball(
-    cam: np.ndarray, base: _Base, colour: str, cx: float, cy: float, r: float, blur: int = 0
+    cam: np.ndarray, base: CameraImage, colour: str, cx: float, cy: float, r: float, blur: int = 0
 ) -> tuple[int, int, int, int] | None:
     h, w = cam.shape[:2]
     cx, cy, r = float(cx), float(cy), float(r)  # keep the arithmetic in float32
@@ -297,7 +230,7 @@ def _draw_ball(
     c16 = (c4 * c4) ** 2
     spec = c16 * c16 * c16 * c4 * c4 * c4 * 0.9  # c ** 60, without slow float powers
     e = base.light_field[int(min(max(cy, 0), h - 1)), int(min(max(cx, 0), w - 1))]
-    albedo = _linear(PALETTE_SRGB[colour]) * e.astype(np.float32)
+    albedo = linear(PALETTE_SRGB[colour]) * e.astype(np.float32)
     ball = (0.25 + 0.75 * diffuse)[..., None] * albedo + spec[..., None] * e.astype(np.float32)
     ball = base.to_cam(ball)
     alpha = np.clip((1.0 - np.sqrt(rr)) * r + 0.5, 0, 1)
@@ -312,7 +245,7 @@ def _draw_ball(
     return (min(sbox[0], x0), min(sbox[1], y0), max(sbox[2], x1), max(sbox[3], y1))
 
 
-def _draw_card(cam: np.ndarray, base: _Base, colour: str, centre, angle: float, cw, ch):
+def _draw_card(cam: np.ndarray, base: CameraImage, colour: str, centre, angle: float, cw, ch):
     h, w = cam.shape[:2]
     cx, cy = centre
     lx, ly, _ = base.light_dir
@@ -329,36 +262,21 @@ def _draw_card(cam: np.ndarray, base: _Base, colour: str, centre, angle: float, 
     outer = np.round(cv2.boxPoints(((cx - x0, cy - y0), (cw, ch), angle))).astype(np.int32)
     inner = np.round(cv2.boxPoints(((cx - x0, cy - y0), (cw * 0.8, ch * 0.86), angle)))
     cv2.fillConvexPoly(alpha, outer, 1.0, cv2.LINE_AA)
-    cv2.fillConvexPoly(face, outer, _linear(WHITE_SRGB).tolist())
+    cv2.fillConvexPoly(face, outer, linear(WHITE_SRGB).tolist())
     cv2.fillConvexPoly(
-        face, inner.astype(np.int32), _linear(PALETTE_SRGB[colour]).tolist(), cv2.LINE_AA
+        face, inner.astype(np.int32), linear(PALETTE_SRGB[colour]).tolist(), cv2.LINE_AA
     )
     cv2.circle(
         face,
         (int(cx - x0), int(cy - y0)),
         int(cw * 0.14),
-        _linear(WHITE_SRGB).tolist(),
+        linear(WHITE_SRGB).tolist(),
         cv2.FILLED,
         cv2.LINE_AA,
     )
     face = base.to_cam(face * base.light_field[y0:y1, x0:x1].astype(np.float32) * 0.97)
     region[:] = region * (1 - alpha[..., None]) + face * alpha[..., None]
     return x0, y0, x1, y1
-
-
-@functools.lru_cache(maxsize=4)
-def _noise_bank(level2: int, size: tuple[int, int]) -> list[tuple[np.ndarray, np.ndarray]]:
-    """Four frames of sensor noise (sigma = level2 / 2, in 8-bit units) as (positive, negative)
-    uint8 parts, so a noisy frame costs two saturating additions."""
-    w, h = size
-    cv2.setRNGSeed(level2)
-    bank = []
-    for _ in range(4):
-        n = np.empty((h, w, 3), np.float32)
-        cv2.randn(n, 0.0, level2 / 2)
-        n = np.round(n)
-        bank.append((np.clip(n, 0, 255).astype(np.uint8), np.clip(-n, 0, 255).astype(np.uint8)))
-    return bank
 
 
 @functools.lru_cache(maxsize=8)
@@ -406,7 +324,7 @@ def _scene(
     for box in dirty:  # only what was drawn needs encoding again
         if box:
             x0, y0, x1, y1 = box
-            img[y0:y1, x0:x1] = _encode(cam[y0:y1, x0:x1])
+            img[y0:y1, x0:x1] = encode(cam[y0:y1, x0:x1])
     return cam, img
 
 
@@ -429,7 +347,7 @@ def render_table(
         raise ValueError("the tray holds at most 5 balls")
     key_cards = tuple((z, tuple(c)) for z, c in (cards or {}).items())
     img = _scene(tuple(balls), key_cards, light, seed, size, rolling)[1]
-    bank = _noise_bank(max(1, int(round(_base(light, seed, size).noise * 2))), size)
+    bank = noise_bank(max(1, int(round(_base(light, seed, size).noise * 2))), size)
     k = (seed * 7919 + frame) % len(bank)
     return cv2.subtract(cv2.add(img, bank[k][0]), bank[(k + 1) % len(bank)][1])
 
@@ -457,34 +375,6 @@ def render_cards(
 ) -> np.ndarray:
     """The table with cards laid in zones `seat1`..`seat4` (at most 6 a zone), tray empty."""
     return render_table((), zones, light, seed, size, frame=frame)
-
-
-def rendered_samples(seed: int = 0, size=(640, 480)) -> list[tuple[str, str, tuple]]:
-    """(kind, colour, Lab) samples, kind "ball" or "card", of every colour under every light,
-    measured the way the readers measure. Seeds are far from the ones tests use."""
-    from vision.calibration import tray_samples
-    from vision.cards import detect_cards
-
-    cal = scene_calibration(size)
-    out = []
-    for li, light in enumerate(LIGHTS):
-        for rep in range(2):
-            s = 1_000_000 + seed * 1000 + li * 10 + rep
-            order = [str(c) for c in np.random.default_rng(s).permutation(BALL_COLOURS)]
-            empty = render_tray([], light, s, size)
-            frame = render_tray(order, light, s, size, frame=1)
-            out += [("ball", c, lab) for c, lab in tray_samples(cal, empty, frame, order)]
-            colours = [str(c) for c in np.random.default_rng(s + 1).permutation(CARD_COLOURS)]
-            zones = {"seat1": colours[:3], "seat2": colours[3:6], "seat3": colours[6:9]}
-            placed, _ = card_layout(zones, s, size)
-            cframe = render_cards(zones, light, s, size, frame=2)
-            for zone, blob, lab in detect_cards(cframe, empty, cal):
-                near = min(
-                    (p for p in placed if p[0] == zone),
-                    key=lambda p: math.hypot(blob.x - p[2][0], blob.y - p[2][1]),
-                )
-                out.append(("card", near[1], tuple(float(v) for v in lab)))
-    return out
 
 
 def arrival_frames(

@@ -1,4 +1,5 @@
-"""Finding objects: foreground masks, contours with area and shape limits, Hough fallback."""
+"""Finding objects: foreground masks, contours with area and shape limits, splitting of
+touching objects at their necks, inner pixels for measuring."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ import cv2
 import numpy as np
 
 from vision.colour import robust_colour, to_lab, weighted
+
+NECK = 0.65  # touching objects part where the region is narrower than this share of its widest
 
 
 @dataclass(frozen=True)
@@ -72,38 +75,6 @@ class DifferenceMask:
         return mask
 
 
-def scene_mask(frame: np.ndarray, white: np.ndarray, work_width: int = 320) -> np.ndarray:
-    """Objects that stand out from their local surroundings (no empty-scene image needed).
-
-    The local background is a wide median of the frame; a pixel belongs to an object when its
-    colour difference from that background is large. Shadows change mostly lightness, which
-    weighs less, so they stay background. Returns a full-size uint8 0/255 mask.
-    """
-    h, w = frame.shape[:2]
-    scale = min(1.0, work_width / w)
-    small = cv2.resize(
-        frame, (max(1, int(w * scale)), max(1, int(h * scale))), interpolation=cv2.INTER_AREA
-    )
-    # the wide median is smooth: take it at half size and scale it back up
-    half = cv2.resize(
-        small,
-        (max(1, small.shape[1] // 2), max(1, small.shape[0] // 2)),
-        interpolation=cv2.INTER_AREA,
-    )
-    k = max(3, (min(half.shape[:2]) // 4) | 1)
-    bg = cv2.resize(
-        cv2.medianBlur(half, min(k, 255)),
-        (small.shape[1], small.shape[0]),
-        interpolation=cv2.INTER_LINEAR,
-    )
-    d = np.linalg.norm(weighted(to_lab(small, white)) - weighted(to_lab(bg, white)), axis=2)
-    mask = (d > 18.0).astype(np.uint8) * 255
-    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
-    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel)
-    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, kernel)
-    return cv2.resize(mask, (w, h), interpolation=cv2.INTER_NEAREST)
-
-
 def find_blobs(
     mask: np.ndarray,
     *,
@@ -112,62 +83,90 @@ def find_blobs(
     max_area: float = 1e9,
     min_circularity: float = 0.0,
     min_rectangularity: float = 0.0,
+    max_elongation: float = math.inf,
+    split: bool = False,
 ) -> list[Blob]:
-    """Outer contours of a mask that pass the area and shape limits, largest first."""
+    """Outer contours of a mask that pass the area and shape limits, largest first. With
+    `split`, a contour that fails them is cut at its necks (`split_touching`: balls in a row,
+    cards side by side) and the pieces that pass are kept."""
+
+    def passes(b: Blob | None) -> bool:
+        return (
+            b is not None
+            and min_area <= b.area <= max_area
+            and b.circularity >= min_circularity
+            and b.rectangularity >= min_rectangularity
+            and b.elongation <= max_elongation
+        )
+
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     out = []
     for c in contours:
         # The convex hull closes notches cut by specular highlights at the rim.
-        c = cv2.convexHull(c)
-        area = cv2.contourArea(c)
-        if not (min_area <= area <= max_area):
-            continue
-        perimeter = cv2.arcLength(c, True)
-        circ = 4 * math.pi * area / (perimeter * perimeter) if perimeter else 0.0
-        (_, _), (rw, rh), _ = cv2.minAreaRect(c)
-        rect = area / (rw * rh) if rw * rh else 0.0
-        if circ < min_circularity or rect < min_rectangularity:
-            continue
-        m = cv2.moments(c)
-        cx, cy = m["m10"] / m["m00"], m["m01"] / m["m00"]
-        c = c + np.array(offset, dtype=c.dtype).reshape(1, 1, 2)
-        elong = max(rw, rh) / max(min(rw, rh), 1e-6)
-        out.append(
-            Blob(
-                cx + offset[0],
-                cy + offset[1],
-                math.sqrt(area / math.pi),
-                area,
-                min(circ, 1.0),
-                min(rect, 1.0),
-                c,
-                elong,
-            )
-        )
+        b = blob_from_contour(cv2.convexHull(c), offset)
+        if passes(b):
+            out.append(b)
+        elif split and b is not None and b.area >= min_area:
+            x, y, w, h = cv2.boundingRect(c)
+            region = np.zeros((h, w), np.uint8)
+            cv2.drawContours(region, [c - np.array([x, y]).reshape(1, 1, 2)], -1, 1, -1)
+            for px, py, piece in split_touching(region):
+                parts, _ = cv2.findContours(piece, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+                hull = cv2.convexHull(max(parts, key=cv2.contourArea))
+                p = blob_from_contour(hull, (offset[0] + x + px, offset[1] + y + py))
+                if passes(p):
+                    out.append(p)
     out.sort(key=lambda b: -b.area)
     return out
 
 
-def hough_circles(
-    frame: np.ndarray, roi: tuple[int, int, int, int], r_min: int, r_max: int
-) -> list[tuple[float, float, float]]:
-    """Fallback ball finder for frames where the background difference fails (x, y, r)."""
-    x, y, w, h = roi
-    grey = cv2.cvtColor(frame[y : y + h, x : x + w], cv2.COLOR_BGR2GRAY)
-    grey = cv2.medianBlur(grey, 5)
-    found = cv2.HoughCircles(
-        grey,
-        cv2.HOUGH_GRADIENT,
-        dp=1.2,
-        minDist=r_min * 1.6,
-        param1=100,
-        param2=30,
-        minRadius=r_min,
-        maxRadius=r_max,
+def blob_from_contour(c: np.ndarray, offset: tuple[int, int] = (0, 0)) -> Blob | None:
+    """Position, size and shape measures of one outline (None for an empty one)."""
+    area = cv2.contourArea(c)
+    m = cv2.moments(c)
+    if area <= 0 or m["m00"] == 0:
+        return None
+    perimeter = cv2.arcLength(c, True)
+    circ = 4 * math.pi * area / (perimeter * perimeter) if perimeter else 0.0
+    (_, _), (rw, rh), _ = cv2.minAreaRect(c)
+    rect = area / (rw * rh) if rw * rh else 0.0
+    elong = max(rw, rh) / max(min(rw, rh), 1e-6)
+    return Blob(
+        m["m10"] / m["m00"] + offset[0],
+        m["m01"] / m["m00"] + offset[1],
+        math.sqrt(area / math.pi),
+        area,
+        min(circ, 1.0),
+        min(rect, 1.0),
+        c + np.array(offset, dtype=c.dtype).reshape(1, 1, 2),
+        elong,
     )
-    if found is None:
-        return []
-    return [(float(cx + x), float(cy + y), float(r)) for cx, cy, r in found[0]]
+
+
+def split_touching(mask: np.ndarray, radius: float | None = None, share: float = NECK):
+    """Pieces of a region that touch only at narrow necks (two balls, two cards side by side,
+    an object leaking into the background through a gap): (x, y, piece mask) per piece.
+
+    The cores are the pixels farther than `radius` from the region's edge (distance
+    transform; by default `share` of the largest such distance, so the split scales with the
+    objects); each core grows back by that distance inside the region. One core: no pieces.
+    """
+    dist = cv2.distanceTransform(mask, cv2.DIST_L2, 3)
+    if radius is None:
+        radius = share * float(dist.max())
+    cores = (dist > radius).astype(np.uint8)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(cores, connectivity=8)
+    if n <= 2:
+        return
+    r = max(1, int(math.ceil(radius)))
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
+    for i in range(1, n):
+        x, y, w, h, _ = (int(v) for v in stats[i])
+        x0, y0 = max(0, x - r), max(0, y - r)
+        x1, y1 = min(mask.shape[1], x + w + r), min(mask.shape[0], y + h + r)
+        core = (labels[y0:y1, x0:x1] == i).astype(np.uint8)
+        piece = cv2.dilate(core, kernel) & mask[y0:y1, x0:x1]
+        yield x0, y0, piece
 
 
 def inner_pixels(frame: np.ndarray, contour: np.ndarray, shrink: float = 0.25) -> np.ndarray:

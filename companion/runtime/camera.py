@@ -147,7 +147,7 @@ class CameraLink:
 
         try:
             if self.simulate:
-                from vision.calibration import rendered_calibration
+                from vision.learn import rendered_calibration
 
                 calibration = rendered_calibration(seed=0)
                 source = RenderedSource(self.tray.frame, fps=SIM_FPS, name="simulated tray")

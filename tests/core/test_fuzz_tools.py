@@ -216,7 +216,8 @@ def test_replay_refuses_a_damaged_json_log_in_one_line(exported_log, tmp_path):
 # vision ---------------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def vision_files(tmp_path_factory):
-    from vision.calibration import rendered_calibration, to_json
+    from vision.calibration import to_json
+    from vision.learn import rendered_calibration
 
     d = tmp_path_factory.mktemp("vision")
     code, _, err = run(["vision", "render", "--balls", "blue,pink", "--out", str(d / "tray.png")])

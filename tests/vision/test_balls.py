@@ -6,7 +6,7 @@ import pytest
 
 from companion.settings import Settings
 from vision.balls import BallReader
-from vision.calibration import rendered_calibration
+from vision.learn import rendered_calibration
 from vision.render import LIGHTS, arrival_frames, render_tray, tray_layout
 
 MILL = ["blue"] * 6 + ["green"] * 5 + ["orange"] * 4 + ["pink"] * 3 + ["purple"] * 2
@@ -142,7 +142,7 @@ def test_reset_starts_a_new_round(cal):
     assert "1 reported" in repr(reader)
 
 
-def test_two_touching_balls_are_split_by_the_hough_fallback(cal):
+def test_two_touching_balls_are_split_at_their_neck(cal):
     from vision.balls import find_balls
 
     background = render_tray([], "daylight", 6)

@@ -11,12 +11,12 @@ from vision.calibration import (
     from_json,
     load,
     previous_path,
-    rendered_calibration,
     save,
     to_json,
 )
 from vision.classifier import Prototype
 from vision.errors import CalibrationError
+from vision.learn import rendered_calibration
 
 
 def _cal(shift=0.0):

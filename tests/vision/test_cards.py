@@ -7,8 +7,8 @@ import pytest
 
 from companion.events import CardSeen
 from companion.settings import Settings
-from vision.calibration import rendered_calibration
 from vision.cards import CardReader
+from vision.learn import rendered_calibration
 from vision.render import BALL_COLOURS, LASER_COLOURS, LIGHTS, render_cards, render_tray
 
 ASK = Settings().ask_threshold

@@ -7,8 +7,9 @@ import pytest
 
 from companion.cli import main as companion_main
 from companion.errors import UsageError
-from vision.calibration import rendered_calibration, save
+from vision.calibration import save
 from vision.cli import main
+from vision.learn import rendered_calibration
 
 
 def test_bad_input_is_a_usage_error(tmp_path):

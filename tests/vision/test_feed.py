@@ -5,9 +5,9 @@ import threading
 import numpy as np
 
 from vision.balls import BallReader
-from vision.calibration import rendered_calibration
 from vision.camera import Camera, CameraStatus, RenderedSource
 from vision.feed import VisionFeed
+from vision.learn import rendered_calibration
 from vision.render import arrival_frames
 
 

@@ -73,7 +73,7 @@ class Camera:
 
     def __init__(self, light: str, seed: int, threshold: float) -> None:
         from vision.balls import BallReader
-        from vision.calibration import rendered_calibration
+        from vision.learn import rendered_calibration
         from vision.render import LIGHTS
 
         if light != "all" and light not in LIGHTS:
@@ -274,7 +274,7 @@ def _vision_ready() -> bool:
     return (
         _importable("vision.render", "arrival_frames", "LIGHTS")
         and _importable("vision.balls", "BallReader")
-        and _importable("vision.calibration", "rendered_calibration")
+        and _importable("vision.learn", "rendered_calibration")
     )
 
 

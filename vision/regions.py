@@ -1,0 +1,224 @@
+"""Objects in a still photo with no empty-scene image: regions of even colour bounded by edges.
+
+An object (a candy, a sticker, a card) is an area of nearly even colour whose outline is a colour
+or lightness edge; the background is what touches the border of the photo and is large.
+Nothing assumes the objects are small or sparse: a face of nine touching stickers is nine
+regions, because the black grid between them is an edge.
+
+The edge strength that separates two objects differs across a photo (a sharp black gap, a soft
+shadow between two candies, a glossy sticker with a gradient of light across it), so regions
+are taken at several edge thresholds, the finest first: a region found at a fine threshold
+wins, coarser thresholds only add objects where nothing was found yet (a shaded object that the
+fine threshold broke into crumbs). A region that is too large or not compact (two candies
+touching, a sticker that leaks into the background through a gap in its border) is split at
+its narrow necks (`segment.split_touching`).
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.colour import L_WEIGHT, to_lab, weighted
+from vision.segment import Blob, blob_from_contour, split_touching
+
+WORK_SIZE = 320  # long side of the working image: enough for objects of 1/40 the photo
+EDGE_STEPS = (3.5, 5.0, 7.0, 10.0)  # weighted-Lab change per pixel that bounds a region
+MIN_SOLIDITY = 0.75  # area / convex hull area: an object is compact
+MIN_AREA = 0.0003  # of the photo; smaller specks are texture
+MAX_AREA = 0.25
+BACKGROUND_AREA = 0.02  # a region touching the border and larger than this is background
+SAME = 0.6  # a region mostly made of pixels already taken is the same object again
+CRUMB = 0.25  # a finer region inside a coarser one and smaller than this share is a crumb
+CONVEX = 0.93  # solidity of one object; two touching ones have a waist
+NECK = 0.4  # touching objects part where the region is narrower than this share of its widest
+ALIKE = 3.0  # touching objects of one kind differ in area by less than this factor
+JOIN_GAP = 3  # pixels between two pieces of one object (the edge between them)
+JOIN_COLOUR = 10.0  # weighted-Lab difference within which two pieces may be one object
+DARK_GAP = 0.7  # a line between two pieces darker than this share crosses a gap
+SURFACE = 0.04  # an object inside a region this much larger lies on it (a ball in a tray)
+
+
+def _gradient(lab: np.ndarray) -> np.ndarray:
+    """Colour change per pixel in weighted Lab (Sobel, per channel, combined)."""
+    w = weighted(cv2.GaussianBlur(lab, (3, 3), 0))
+    gx = cv2.Sobel(w, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(w, cv2.CV_32F, 0, 1, ksize=3)
+    return np.sqrt((gx * gx + gy * gy).sum(axis=2)) / 8.0
+
+
+class _Picker:
+    """Accepts compact regions of plausible size that do not overlap one already taken."""
+
+    def __init__(self, shape: tuple[int, int]):
+        self.h, self.w = shape
+        area = self.h * self.w
+        self.a_min, self.a_max = MIN_AREA * area, MAX_AREA * area
+        self.claimed = np.zeros(shape, np.uint8)
+        self.hulls: list[np.ndarray] = []
+
+    def hull(self, mask: np.ndarray, x: int, y: int) -> tuple[np.ndarray, float] | None:
+        """The region's convex hull (work-image coordinates) and solidity, if it looks like
+        one object."""
+        area = int(cv2.countNonZero(mask))
+        if not self.a_min <= area <= self.a_max:
+            return None
+        mh, mw = mask.shape
+        touches = x == 0 or y == 0 or x + mw == self.w or y + mh == self.h
+        if touches and area > BACKGROUND_AREA * self.h * self.w:
+            return None
+        contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        hull = cv2.convexHull(max(contours, key=cv2.contourArea))
+        hull_area = cv2.contourArea(hull)
+        if hull_area <= 0 or area / hull_area < MIN_SOLIDITY:
+            return None
+        return hull + np.array([x, y], np.int32).reshape(1, 1, 2), area / hull_area
+
+    def take(self, mask: np.ndarray, x: int, y: int, found: tuple, step: int) -> None:
+        mh, mw = mask.shape
+        claimed = self.claimed[y : y + mh, x : x + mw]
+        under = claimed[mask > 0]
+        if len(under) and cv2.countNonZero(under) > SAME * len(under):
+            return  # the same object again, found at a coarser edge threshold
+        claimed |= mask
+        self.hulls.append((*found, step))
+
+    def objects(self) -> list[np.ndarray]:
+        """The hulls taken, without nesting. A region inside another one is:
+        * a piece of it, when found at a finer edge threshold and either much smaller (a
+          glossy, shaded candy breaks into crumbs at fine thresholds) or the other one is
+          convex (a glint cuts a candy in two): the piece goes; two touching objects merged
+          at a coarse threshold are not convex (a waist where they meet) and lose to their
+          pieces;
+        * else an object lying on a surface, when much smaller (a ball in the tray): the
+          surface goes; or a feature of the object (a glint, a printed symbol): it goes.
+        """
+        regions = sorted(self.hulls, key=lambda r: cv2.contourArea(r[0]), reverse=True)
+        owner = np.zeros(self.claimed.shape, np.int32)
+        dropped = set()
+        for k, (hull, _, step) in enumerate(regions):
+            x, y, w, h = cv2.boundingRect(hull)
+            inside = np.zeros((h, w), np.uint8)
+            cv2.drawContours(
+                inside, [hull - np.array([x, y], np.int32).reshape(1, 1, 2)], -1, 1, -1
+            )
+            under = owner[y : y + h, x : x + w][inside > 0]
+            under = under[under > 0]
+            # inside another region: most of it lies within that region's outline
+            if len(under) and len(under) >= 0.5 * cv2.countNonZero(inside):
+                outer = int(np.bincount(under).argmax()) - 1
+                o_hull, o_solidity, o_step = regions[outer]
+                share = cv2.contourArea(hull) / max(cv2.contourArea(o_hull), 1.0)
+                if step < o_step:
+                    piece = share < CRUMB or o_solidity >= CONVEX
+                    dropped.add(k if piece else outer)
+                else:
+                    dropped.add(outer if share < SURFACE else k)
+            cv2.drawContours(owner, [hull], -1, k + 1, cv2.FILLED)
+        return [h for k, (h, _, _) in enumerate(regions) if k not in dropped]
+
+
+def _alike_objects(parts: list[tuple[np.ndarray, float]]) -> bool:
+    """Pieces that look like several objects of one kind touching (balls in a heap): each is
+    convex and none is much larger than another. A glossy candy cut by its glints is not."""
+    if len(parts) < 2 or any(solidity < CONVEX for _, solidity in parts):
+        return False
+    areas = [cv2.contourArea(hull) for hull, _ in parts]
+    return max(areas) <= ALIKE * min(areas)
+
+
+def _join_pieces(hulls: list[np.ndarray], lab: np.ndarray) -> list[np.ndarray]:
+    """Neighbouring regions of one colour (or a crumb beside a large region) with no dark gap
+    between them and a convex union are one object that a glint or a shading edge cut in two
+    (a glossy candy); stickers side by side stay apart, since the black grid lies between."""
+    n = len(hulls)
+    boxes = [cv2.boundingRect(h) for h in hulls]
+    means, centres = [], []
+    for h, (x, y, w, hh) in zip(hulls, boxes, strict=True):
+        mask = np.zeros((hh, w), np.uint8)
+        cv2.drawContours(mask, [h - np.array([x, y], np.int32).reshape(1, 1, 2)], -1, 1, -1)
+        means.append(weighted(np.array(cv2.mean(lab[y : y + hh, x : x + w], mask)[:3])))
+        m = cv2.moments(h)
+        centres.append((m["m10"] / max(m["m00"], 1e-6), m["m01"] / max(m["m00"], 1e-6)))
+    parent = list(range(n))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    g = JOIN_GAP
+    for i in range(n):
+        xi, yi, wi, hi = boxes[i]
+        for j in range(i + 1, n):
+            xj, yj, wj, hj = boxes[j]
+            if xj > xi + wi + g or xi > xj + wj + g or yj > yi + hi + g or yi > yj + hj + g:
+                continue
+            ai, aj = cv2.contourArea(hulls[i]), cv2.contourArea(hulls[j])
+            crumb = min(ai, aj) < CRUMB * max(ai, aj)  # a glint at the rim differs in colour
+            if not crumb and np.linalg.norm(means[i] - means[j]) > JOIN_COLOUR:
+                continue
+            both = np.vstack([hulls[i], hulls[j]])
+            union = ai + aj
+            if union < CONVEX * cv2.contourArea(cv2.convexHull(both)):
+                continue
+            (x0, y0), (x1, y1) = centres[i], centres[j]
+            t = np.linspace(0.0, 1.0, 16)
+            xs = np.clip(np.round(x0 + t * (x1 - x0)).astype(int), 0, lab.shape[1] - 1)
+            ys = np.clip(np.round(y0 + t * (y1 - y0)).astype(int), 0, lab.shape[0] - 1)
+            darkest = float(lab[ys, xs, 0].min())
+            if darkest < DARK_GAP * min(means[i][0], means[j][0]) / L_WEIGHT:
+                continue
+            parent[root(j)] = root(i)
+    groups: dict[int, list[np.ndarray]] = {}
+    for i in range(n):
+        groups.setdefault(root(i), []).append(hulls[i])
+    return [g[0] if len(g) == 1 else cv2.convexHull(np.vstack(g)) for g in groups.values()]
+
+
+def object_regions(frame: np.ndarray, white: np.ndarray) -> list[Blob]:
+    """Every object of a still photo (full-frame coordinates), largest first."""
+    h, w = frame.shape[:2]
+    s = min(1.0, WORK_SIZE / max(h, w))
+    small = frame
+    if s < 1.0:
+        size = (max(1, round(w * s)), max(1, round(h * s)))
+        small = cv2.resize(frame, size, interpolation=cv2.INTER_AREA)
+    lab = to_lab(small, white)
+    grad = _gradient(lab)
+    pick = _Picker(grad.shape)
+    split_radius = max(2, round(0.01 * max(grad.shape)))
+    for step, edge in enumerate(EDGE_STEPS):
+        even = (grad < edge).astype(np.uint8)
+        n, labels, stats, _ = cv2.connectedComponentsWithStats(even, connectivity=4)
+        for i in np.argsort(-stats[:, cv2.CC_STAT_AREA]):
+            x, y, bw, bh, area = (int(v) for v in stats[i])
+            if i == 0 or area < pick.a_min:
+                continue
+            mask = (labels[y : y + bh, x : x + bw] == i).astype(np.uint8)
+            found = pick.hull(mask, x, y)
+            if found is not None and found[1] >= CONVEX:
+                pick.take(mask, x, y, found, step)
+                continue
+            # not one convex object: touching ones (cut where the region narrows), or one
+            # leaking into the background through a gap (cut at a fixed small radius)
+            radius = None if found is not None else split_radius
+            pieces = [
+                (x + px, y + py, piece, pick.hull(piece, x + px, y + py))
+                for px, py, piece in split_touching(mask, radius, NECK)
+            ]
+            pieces = [p for p in pieces if p[3] is not None]
+            if found is not None and not _alike_objects([p[3] for p in pieces]):
+                pick.take(mask, x, y, found, step)
+                continue
+            for px, py, piece, part in pieces:
+                pick.take(piece, px, py, part, step)
+    out = []
+    for hull in _join_pieces(pick.objects(), lab):
+        contour = np.round(hull.astype(np.float64) / s).astype(np.int32)
+        blob = blob_from_contour(contour)
+        if blob is not None:
+            out.append(blob)
+    out.sort(key=lambda b: -b.area)
+    return out
