@@ -60,6 +60,7 @@ class LaserState:
     mode: str
     players: tuple[str, ...]
     learning: bool = False
+    phase_seconds: int = 30  # the table setting; learning mode doubles it
     n_cards: int = 2
     turns_each: int = 3  # team mode: active turns per player
     scores: tuple[int, ...] = ()
@@ -130,6 +131,7 @@ class LaserGame(GameBase):
             mode=mode,
             players=tuple(config.players),
             learning=learning,
+            phase_seconds=int(opts.get("phase_seconds", 30)),
             n_cards=n_cards,
             turns_each=3 if n <= 5 else 2,
             scores=(0,) * n,
@@ -142,7 +144,7 @@ class LaserGame(GameBase):
 
     # reading --------------------------------------------------------------------------
     def seconds(self, state: LaserState) -> int:
-        return 60 if state.learning else 30
+        return state.phase_seconds * (2 if state.learning else 1)
 
     def timer(self, state: LaserState) -> TimerSpec | None:
         if state.over or state.phase not in TIMED:
