@@ -321,3 +321,14 @@ def test_a_refused_press_of_the_table_s_button_reaches_the_banner(make):
     Clock.tick()
     assert screen.banner_kind == "error"
     assert screen.banner_text == "make predictions and turn the mill first"
+
+
+def test_the_table_s_undo_button_undoes_and_says_so(make):
+    from companion.events import ButtonPressed
+
+    screen = make(players=("Anna",))
+    screen.submit(Predict("Anna", ("blue",)))
+    from_table(screen, ButtonPressed("undo"))
+    Clock.tick()
+    assert screen.state.player("Anna").prediction == ()
+    assert screen.banner_text == "Undone" and screen.ids.undo.disabled  # nothing left to undo
