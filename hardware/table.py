@@ -5,7 +5,7 @@
         table.press("next"); table.drop_ball("pink")         # simulation only
 
 `on_event` is called from hardware threads (gpiozero's callback thread, the serial reader);
-a Kivy app must hop to its own thread (Clock.schedule_once) before touching widgets.
+the app passes `companion.runtime.Runtime.post`, which queues each reading for the game.
 The simulated table uses gpiozero's mock pins and a chute board on a pseudo-terminal, so
 the same code paths run as on a Pi: the keyboard and on-screen buttons only drive pins.
 """

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.clock import Clock, MonotonicClock
-from companion.cues import Cue
+from companion.cues import Announce, Cue
 from companion.errors import IllegalMove
 from companion.events import ButtonPressed, Event
 from companion.session import Session
@@ -200,7 +200,8 @@ class Runtime:
             if session is None:
                 return out
             if isinstance(reading, ButtonPressed) and reading.button == "undo":
-                session.undo()
+                if session.undo():  # the table's held undo button, for every game
+                    self._tell("on_cue", Announce("Undone"))
                 return out
             events, self._memory = session.game.interpret(session.state, reading, self._memory)
             for event in events:

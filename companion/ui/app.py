@@ -172,6 +172,7 @@ class SetupScreen(Screen):
         return {
             "learning": s.learning_mode,
             "turn_timer": s.turn_timer_seconds,
+            "phase_seconds": s.phase_seconds,
             "ask_threshold": s.ask_threshold,
             **self._options,
         }

@@ -306,13 +306,31 @@ def test_a_ball_read_twice_differently_shows_as_asked_and_next_names_it(make):
     from_table(screen, BallSeen("orange", 0, 0.95))  # the camera changes its mind
     from_table(screen, BallSeen("orange", 4, 0.95))
     Clock.tick()
-    balls = [
-        w.text
-        for w in screen.walk()
-        if isinstance(w, BigButton) and w.text[:2] in ("as", "?", "1:", "2:")
-    ]
-    assert balls[0] == "ask" and "Ball 1" in texts(screen)
+    buttons = [w.text for w in screen.walk() if isinstance(w, BigButton)]
+    assert "ask" in buttons and "5:O" in buttons  # five balls show, ball 1 as asked
+    assert not [t for t in buttons if t.startswith("1:")] and "Ball 1" in texts(screen)
     screen.next()
     assert screen.banner_text == "ball 1 is in question: tap its colour first"
     screen.tap_colour("green")
     assert screen.state.phase == "choose"
+
+
+def test_a_refused_press_of_the_table_s_button_reaches_the_banner(make):
+    from companion.events import ButtonPressed
+
+    screen = make(players=("Anna",))
+    from_table(screen, ButtonPressed("next"))  # refused on the runtime's engine thread
+    Clock.tick()
+    assert screen.banner_kind == "error"
+    assert screen.banner_text == "make predictions and turn the mill first"
+
+
+def test_the_table_s_undo_button_undoes_and_says_so(make):
+    from companion.events import ButtonPressed
+
+    screen = make(players=("Anna",))
+    screen.submit(Predict("Anna", ("blue",)))
+    from_table(screen, ButtonPressed("undo"))
+    Clock.tick()
+    assert screen.state.player("Anna").prediction == ()
+    assert screen.banner_text == "Undone" and screen.ids.undo.disabled  # nothing left to undo

@@ -158,6 +158,8 @@ def test_sensor_colours_reach_the_game_when_asked(tmp_path, monkeypatch):
             both.set()
 
     with open_table(True, heard) as t:
+        # a ball read before the reader has shaken hands with the board is not this game's
+        assert t.reader.wait_for(t.reader.status.CONNECTED, 10)
         assert t.drop_ball("purple").wait(10)
         # the beam (GPIO) and the board (serial) report on their own threads, in either order
         assert both.wait(10), got

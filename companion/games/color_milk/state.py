@@ -16,7 +16,7 @@ SENSOR_MAX = 0.999  # sensor readings are capped here, so only a person is ever 
 DEFAULT_ASK_THRESHOLD = 0.8
 DEFAULT_FAILED_PENCIL_EVERY = 3  # guess: the track's artwork is not in the rulebook text
 OWN_OPTIONS = {"board", "ask_threshold", "failed_pencil_every", "first_leader"}
-TABLE_WIDE_OPTIONS = {"learning", "turn_timer"}  # passed to every game; Color Milk has no timer
+TABLE_WIDE_OPTIONS = {"learning", "turn_timer", "phase_seconds"}  # Color Milk has no timer
 
 
 @dataclass(frozen=True)

@@ -28,7 +28,7 @@ JUNIOR_REMOVED = 18  # 9 singles and 9 doubles
 SPLIT_KRITTERS = 42  # 18 singles, 12 doubles, 6 wilds, 6 point kritters per set
 
 # Table-wide settings the set-up screen passes to every game; Kritters has no use for them.
-TABLE_SETTINGS = ("learning", "ask_threshold")
+TABLE_SETTINGS = ("learning", "ask_threshold", "phase_seconds")
 BOOL_OPTIONS = (
     "triad_bonus",
     "more_points",

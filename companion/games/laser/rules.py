@@ -92,6 +92,7 @@ class LaserGame(CardsAndBoard, TeamMode, CompetitiveMode, ImpossibleChallenge, G
             mode=mode,
             players=tuple(config.players),
             learning=learning,
+            phase_seconds=int(opts.get("phase_seconds", 30)),
             n_cards=n_cards,
             turns_each=3 if n <= 5 else 2,
             scores=(0,) * n,
@@ -104,7 +105,7 @@ class LaserGame(CardsAndBoard, TeamMode, CompetitiveMode, ImpossibleChallenge, G
 
     # reading --------------------------------------------------------------------------
     def seconds(self, state: LaserState) -> int:
-        return 60 if state.learning else 30
+        return state.phase_seconds * (2 if state.learning else 1)
 
     def timer(self, state: LaserState) -> TimerSpec | None:
         if state.over or state.phase not in TIMED:

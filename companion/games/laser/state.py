@@ -21,6 +21,7 @@ class LaserState:
     mode: str
     players: tuple[str, ...]
     learning: bool = False
+    phase_seconds: int = 30  # the table setting; learning mode doubles it
     n_cards: int = 2
     turns_each: int = 3  # team mode: active turns per player
     scores: tuple[int, ...] = ()
