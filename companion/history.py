@@ -1,0 +1,172 @@
+"""The history of the table, read from the game log: finished games newest first, their
+round-by-round facts (replayed once, then kept in a small cache beside the log), and the
+statistics. No Kivy: the History screen and `companion stats` both read this.
+
+The cache is disposable: it holds only what replaying the log gives, keyed by the game's
+UUID and when it finished, so a deleted or stale cache is simply rebuilt.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+from companion import rounds, stats
+from companion.stats import GameSummary
+from companion.store import GameLog, GameRecord
+
+CACHE_NAME = "history-cache.sqlite3"
+SHOWN = ("finished", "abandoned")
+
+
+def mode_label(game: str, config: dict[str, Any]) -> str:
+    """Board or mode, as people name it: "Board 3", "team", "junior, solo"."""
+    opts, players = config.get("options", {}), config.get("players", ())
+    parts = []
+    if "board" in opts:
+        parts.append(f"Board {opts['board']}")
+    mode = opts.get("mode")
+    if mode == "auto" and game == "laser":
+        mode = "team" if len(players) >= 3 else "competitive"
+    if mode:
+        parts.append(str(mode))
+    if opts.get("variant") not in (None, "standard"):
+        parts.append(str(opts["variant"]))
+    if len(players) == 1:
+        parts.append("solo")
+    return ", ".join(parts)
+
+
+def summary(rec: GameRecord) -> GameSummary:
+    result = rec.result or {}
+    return GameSummary(
+        uuid=rec.uuid,
+        id=rec.id,
+        game=rec.game,
+        started=rec.started,
+        mode=mode_label(rec.game, rec.config),
+        players=tuple(rec.config.get("players", ())),
+        scores=dict(result.get("scores", {})),
+        winners=tuple(result.get("winners", ())),
+        status=rec.status,
+    )
+
+
+class History:
+    def __init__(self, log: GameLog, cache_path: str | Path | None = None) -> None:
+        self.log = log
+        self._cache = _FactsCache(Path(cache_path)) if cache_path else None
+        self._memo: dict[str, dict[str, Any]] = {}
+
+    @classmethod
+    def beside(cls, log: GameLog) -> History:
+        return cls(log, log.path.with_name(CACHE_NAME))
+
+    def close(self) -> None:
+        if self._cache:
+            self._cache.close()
+
+    # the list ---------------------------------------------------------------------------
+    def summaries(self, game: str | None = None, player: str | None = None) -> list[GameSummary]:
+        """Finished and abandoned games, newest first, optionally one game's or one player's."""
+        out = [
+            summary(r)
+            for r in self.log.games()
+            if r.status in SHOWN
+            and (game is None or r.game == game)
+            and (player is None or player in r.config.get("players", ()))
+        ]
+        out.sort(key=lambda s: (s.started, s.id), reverse=True)
+        return out
+
+    def players(self) -> list[str]:
+        return sorted({p for s in self.summaries() for p in s.players})
+
+    # one game -----------------------------------------------------------------------------
+    def facts(self, rec: GameRecord) -> dict[str, Any]:
+        """The game's replayed facts (score series, per-round facts), cached."""
+        stamp = f"{rounds.FACTS_VERSION}:{rec.status}:{rec.finished}"
+        hit = self._memo.get(rec.uuid)
+        if hit is None and self._cache:
+            hit = self._cache.get(rec.uuid, stamp)
+        if hit is None or hit.get("_stamp") != stamp:
+            hit = rounds.game_facts(rec.game, rec.config, self.log.entries(rec.id))
+            hit["_stamp"] = stamp
+            if self._cache:
+                self._cache.put(rec.uuid, stamp, hit)
+        self._memo[rec.uuid] = hit
+        return hit
+
+    def series(self, rec: GameRecord) -> rounds.ScoreSeries:
+        return rounds.ScoreSeries.from_json(self.facts(rec)["series"])
+
+    def warm(self, records=None) -> None:
+        """Replay every finished game not cached yet (after an import, or at idle)."""
+        if self._cache:
+            self._cache.preload(self._memo)
+        for rec in records if records is not None else self.log.games("finished"):
+            self.facts(rec)
+
+    # statistics ----------------------------------------------------------------------------
+    def statistics(self, game: str | None = None) -> dict[str, Any]:
+        """Everything the Statistics view shows, as JSON-ready data."""
+        records = [r for r in self.log.games("finished") if game is None or r.game == game]
+        games = [summary(r) for r in records]
+        if self._cache:
+            self._cache.preload(self._memo)
+        laser = [self.facts(r) for r in records if r.game == "laser"]
+        milk = [self.facts(r) for r in records if r.game == "color-milk"]
+        return {
+            "games": len(games),
+            "players": [s.to_json() for s in stats.player_stats(games)],
+            "laser_bids": stats.laser_bids(laser),
+            "color_milk_predictions": {
+                p: {str(k): v for k, v in sizes.items()}
+                for p, sizes in stats.milk_predictions(milk).items()
+            },
+            "kritters_solo_best": stats.solo_bests(games),
+        }
+
+
+class _FactsCache:
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        try:
+            self.db = self._connect(path)
+        except sqlite3.DatabaseError:  # damaged: it only holds what the log can rebuild
+            path.unlink(missing_ok=True)
+            self.db = self._connect(path)
+        self._loaded = False
+
+    @staticmethod
+    def _connect(path: Path) -> sqlite3.Connection:
+        db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+        db.execute("PRAGMA synchronous=OFF")  # a lost write is only replayed again
+        db.execute(
+            "CREATE TABLE IF NOT EXISTS facts (uuid TEXT PRIMARY KEY, stamp TEXT, data TEXT)"
+        )
+        return db
+
+    def preload(self, memo: dict[str, dict[str, Any]]) -> None:
+        if self._loaded:
+            return
+        for uuid, stamp, data in self.db.execute("SELECT uuid, stamp, data FROM facts"):
+            memo.setdefault(uuid, {**json.loads(data), "_stamp": stamp})
+        self._loaded = True
+
+    def get(self, uuid: str, stamp: str) -> dict[str, Any] | None:
+        row = self.db.execute("SELECT stamp, data FROM facts WHERE uuid = ?", (uuid,)).fetchone()
+        if row is None or row[0] != stamp:
+            return None
+        return {**json.loads(row[1]), "_stamp": stamp}
+
+    def put(self, uuid: str, stamp: str, facts: dict[str, Any]) -> None:
+        data = json.dumps({k: v for k, v in facts.items() if k != "_stamp"})
+        self.db.execute(
+            "INSERT OR REPLACE INTO facts (uuid, stamp, data) VALUES (?, ?, ?)", (uuid, stamp, data)
+        )
+
+    def close(self) -> None:
+        self.db.close()
