@@ -70,13 +70,18 @@ def parse_line(text: str, known=frozenset()) -> Incoming | None:
         raise ValueError(f"not JSON ({exc})") from None
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise ValueError(f"not a Table Companion game (format should be {FORMAT!r})")
+    missing = [
+        k for k in ("uuid", "game", "config", "status", "started", "entries") if k not in doc
+    ]
+    if missing:
+        raise ValueError(f"missing {', '.join(missing)}")
     try:
         game_uuid = str(uuidlib.UUID(str(doc["uuid"])))
-        name, config, status = doc["game"], doc["config"], doc["status"]
-        started, finished, result = doc["started"], doc.get("finished"), doc.get("result")
-        raw = doc["entries"]
-    except (KeyError, ValueError) as exc:
-        raise ValueError(f"missing or bad field {exc}") from None
+    except ValueError:
+        raise ValueError(f"bad game uuid {doc['uuid']!r}") from None
+    name, config, status = doc["game"], doc["config"], doc["status"]
+    started, finished, result = doc["started"], doc.get("finished"), doc.get("result")
+    raw = doc["entries"]
     if game_uuid in known:
         return None
     if name not in {g.name for g in games.CATALOGUE}:
