@@ -104,7 +104,7 @@ def play_game(name: str, seed: int, players=None):
         lo, hi = PLAYERS[name]
         players = tuple(rng.sample(NAMES, rng.randint(lo, hi)))
     t = _PLAY[name](rng, tuple(players))
-    started = datetime(2026, 1, 1, tzinfo=UTC) + timedelta(hours=seed)
+    started = datetime(2026, 1, 1, tzinfo=UTC) + timedelta(hours=seed % 100_000)
     at = [
         (started + timedelta(seconds=20 * i)).isoformat(timespec="seconds")
         for i in range(len(t.events) + 1)

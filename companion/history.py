@@ -84,40 +84,62 @@ class History:
     def players(self) -> list[str]:
         return sorted({p for s in self.summaries() for p in s.players})
 
-    # one game -----------------------------------------------------------------------------
+    # one game's replay ----------------------------------------------------------------------
+    # Reading the log is quick and bound to the thread that opened it; replaying may take
+    # a while. So: `pending` reads (UI thread), `fill` replays (any thread), then the facts
+    # are at hand.
+    @staticmethod
+    def _stamp(rec: GameRecord) -> str:
+        return f"{rounds.FACTS_VERSION}:{rec.status}:{rec.finished}"
+
+    def cached(self, rec: GameRecord) -> dict[str, Any] | None:
+        if self._cache:
+            self._cache.preload(self._memo)
+        hit = self._memo.get(rec.uuid)
+        return hit if hit is not None and hit.get("_stamp") == self._stamp(rec) else None
+
+    def pending(self, records) -> list[tuple[GameRecord, list]]:
+        """The games among `records` not replayed yet, with their log entries."""
+        return [(r, self.log.entries(r.id)) for r in records if self.cached(r) is None]
+
+    def fill(self, pending) -> None:
+        """Replay games (from `pending`) and keep their facts; safe off the UI thread."""
+        for rec, entries in pending:
+            facts = rounds.game_facts(rec.game, rec.config, entries)
+            facts["_stamp"] = self._stamp(rec)
+            self._memo[rec.uuid] = facts
+            if self._cache:
+                self._cache.put(rec.uuid, facts["_stamp"], facts)
+
     def facts(self, rec: GameRecord) -> dict[str, Any]:
         """The game's replayed facts (score series, per-round facts), cached."""
-        stamp = f"{rounds.FACTS_VERSION}:{rec.status}:{rec.finished}"
-        hit = self._memo.get(rec.uuid)
-        if hit is None and self._cache:
-            hit = self._cache.get(rec.uuid, stamp)
-        if hit is None or hit.get("_stamp") != stamp:
-            hit = rounds.game_facts(rec.game, rec.config, self.log.entries(rec.id))
-            hit["_stamp"] = stamp
-            if self._cache:
-                self._cache.put(rec.uuid, stamp, hit)
-        self._memo[rec.uuid] = hit
-        return hit
+        if self.cached(rec) is None:
+            self.fill(self.pending([rec]))
+        return self._memo[rec.uuid]
 
     def series(self, rec: GameRecord) -> rounds.ScoreSeries:
         return rounds.ScoreSeries.from_json(self.facts(rec)["series"])
 
-    def warm(self, records=None) -> None:
-        """Replay every finished game not cached yet (after an import, or at idle)."""
-        if self._cache:
-            self._cache.preload(self._memo)
-        for rec in records if records is not None else self.log.games("finished"):
-            self.facts(rec)
-
     # statistics ----------------------------------------------------------------------------
+    def finished(self, game: str | None = None) -> list[GameRecord]:
+        return [r for r in self.log.games("finished") if game is None or r.game == game]
+
+    @staticmethod
+    def needs_facts(records) -> list[GameRecord]:
+        """The games whose statistics come from their rounds (Laser bids, Color Milk)."""
+        return [r for r in records if r.game in ("laser", "color-milk")]
+
     def statistics(self, game: str | None = None) -> dict[str, Any]:
         """Everything the Statistics view shows, as JSON-ready data."""
-        records = [r for r in self.log.games("finished") if game is None or r.game == game]
+        records = self.finished(game)
+        self.fill(self.pending(self.needs_facts(records)))
+        return self.tally(records)
+
+    def tally(self, records) -> dict[str, Any]:
+        """Statistics of `records` whose facts are already replayed (see `statistics`)."""
         games = [summary(r) for r in records]
-        if self._cache:
-            self._cache.preload(self._memo)
-        laser = [self.facts(r) for r in records if r.game == "laser"]
-        milk = [self.facts(r) for r in records if r.game == "color-milk"]
+        laser = [self._memo[r.uuid] for r in records if r.game == "laser"]
+        milk = [self._memo[r.uuid] for r in records if r.game == "color-milk"]
         return {
             "games": len(games),
             "players": [s.to_json() for s in stats.player_stats(games)],

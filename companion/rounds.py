@@ -76,16 +76,19 @@ def _number(value: Any) -> float:
     return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else 0.0
 
 
-def game_facts(name: str, config: dict[str, Any], entries: Iterable) -> dict[str, Any]:
+def game_facts(
+    name: str, config: dict[str, Any], entries: Iterable, extras: bool = True
+) -> dict[str, Any]:
     """Replay one logged game: {"series": ScoreSeries as JSON, "events": n, "result": the
     replayed end (over, scores, winners), ...the game's own facts}. Raises CompanionError
-    (IllegalMove, UsageError) for a log its rules refuse."""
+    (IllegalMove, UsageError) for a log its rules refuse. `extras=False` skips the game's own
+    facts (the results chart needs only the series; Laser's optimum needs the solver)."""
     game = games.load(name)
     cfg = config_from_json(config)
     states, _ = replay(game, cfg, entries)
     hooks = _hooks(name)
     key = getattr(hooks, "round_key", _default_key)
-    extra = getattr(hooks, "round_facts", None)
+    extra = getattr(hooks, "round_facts", None) if extras else None
     players = tuple(cfg.players)
 
     def snapshot(state):

@@ -22,6 +22,7 @@ from companion.ui import colours
 from companion.ui.camera_link import TableWithTray
 from companion.ui.context import AppContext
 from companion.ui.game_screen import GameScreen
+from companion.ui.history_screen import add_history_screens
 from companion.ui.widgets import BigButton
 
 for _kv in ("home.kv", "setup.kv", "settings.kv"):
@@ -220,6 +221,7 @@ class Root(ScreenManager):
         self.add_widget(HomeScreen(name="home", ctx=ctx))
         self.add_widget(SetupScreen(name="setup", ctx=ctx))
         self.add_widget(SettingsScreen(name="settings", ctx=ctx))
+        add_history_screens(self, ctx)
 
     def choose_game(self, name: str) -> None:
         self.get_screen("setup").prepare(name)
