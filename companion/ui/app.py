@@ -18,6 +18,7 @@ from companion.errors import CompanionError
 from companion.game import GameConfig
 from companion.players import PLAYER_MARKERS
 from companion.session import Session
+from companion.speech import voice_for
 from companion.ui import colours
 from companion.ui.camera_link import TableWithTray
 from companion.ui.context import AppContext
@@ -47,6 +48,7 @@ def open_session_screen(ctx: AppContext, session: Session) -> GameScreen:
     screen = game_screen_class(session.game.name)(ctx=ctx, session=session)
     if ctx.table is not None:
         session.sinks.append(ctx.table.cue)
+    session.sinks.append(voice_for(ctx).cue)  # spoken cues, when switched on in Settings
     ctx.listener, ctx.cue_listener = screen.table_event, screen.cue_from_any_thread
     package = importlib.import_module(games.info(session.game.name).package)
     ctx.watch_balls(getattr(package, "READS_BALLS", False))
