@@ -131,6 +131,6 @@ def offer_results(screen) -> ModalView:
     box.add_widget(panel)
     sheet.add_widget(box)
     sheet.panel = panel
-    screen.bind(on_leave=lambda *_: sheet.dismiss())  # Home, or the next game
+    screen.bind(on_leave=lambda *_: sheet.dismiss(animation=False))  # Home, or the next game
     sheet.open()
     return sheet
