@@ -118,7 +118,10 @@ class History:
         return self._memo[rec.uuid]
 
     def series(self, rec: GameRecord) -> rounds.ScoreSeries:
-        return rounds.ScoreSeries.from_json(self.facts(rec)["series"])
+        facts = self.facts(rec)
+        if "series" not in facts:  # preloaded without it: statistics never need it
+            facts["series"] = self._cache.series(rec.uuid)
+        return rounds.ScoreSeries.from_json(facts["series"])
 
     # statistics ----------------------------------------------------------------------------
     def finished(self, game: str | None = None) -> list[GameRecord]:
@@ -153,6 +156,9 @@ class History:
 
 
 class _FactsCache:
+    """uuid -> (stamp, the score series, the rest of the facts), in a file of its own.
+    The series is the bulk and only one game's is ever shown at a time: kept apart."""
+
     def __init__(self, path: Path) -> None:
         self.path = path
         try:
@@ -167,27 +173,36 @@ class _FactsCache:
         db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
         db.execute("PRAGMA synchronous=OFF")  # a lost write is only replayed again
         db.execute(
-            "CREATE TABLE IF NOT EXISTS facts (uuid TEXT PRIMARY KEY, stamp TEXT, data TEXT)"
+            "CREATE TABLE IF NOT EXISTS facts "
+            "(uuid TEXT PRIMARY KEY, stamp TEXT, series TEXT, extra TEXT)"
         )
         return db
 
     def preload(self, memo: dict[str, dict[str, Any]]) -> None:
+        """Every game's facts but the series, once."""
         if self._loaded:
             return
-        for uuid, stamp, data in self.db.execute("SELECT uuid, stamp, data FROM facts"):
-            memo.setdefault(uuid, {**json.loads(data), "_stamp": stamp})
+        for uuid, stamp, extra in self.db.execute("SELECT uuid, stamp, extra FROM facts"):
+            memo.setdefault(uuid, {**json.loads(extra), "_stamp": stamp})
         self._loaded = True
 
     def get(self, uuid: str, stamp: str) -> dict[str, Any] | None:
-        row = self.db.execute("SELECT stamp, data FROM facts WHERE uuid = ?", (uuid,)).fetchone()
+        row = self.db.execute(
+            "SELECT stamp, series, extra FROM facts WHERE uuid = ?", (uuid,)
+        ).fetchone()
         if row is None or row[0] != stamp:
             return None
-        return {**json.loads(row[1]), "_stamp": stamp}
+        return {**json.loads(row[2]), "series": json.loads(row[1]), "_stamp": stamp}
+
+    def series(self, uuid: str) -> dict[str, Any]:
+        row = self.db.execute("SELECT series FROM facts WHERE uuid = ?", (uuid,)).fetchone()
+        return json.loads(row[0])
 
     def put(self, uuid: str, stamp: str, facts: dict[str, Any]) -> None:
-        data = json.dumps({k: v for k, v in facts.items() if k != "_stamp"})
+        extra = json.dumps({k: v for k, v in facts.items() if k not in ("_stamp", "series")})
         self.db.execute(
-            "INSERT OR REPLACE INTO facts (uuid, stamp, data) VALUES (?, ?, ?)", (uuid, stamp, data)
+            "INSERT OR REPLACE INTO facts (uuid, stamp, series, extra) VALUES (?, ?, ?, ?)",
+            (uuid, stamp, json.dumps(facts["series"]), extra),
         )
 
     def close(self) -> None:

@@ -280,14 +280,12 @@ class StatsScreen(Screen):
         threading.Thread(target=work, name="statistics", daemon=True).start()
 
     def _fill(self, data) -> None:
-        grid = self.ids.grid
-        grid.clear_widgets()
+        """One label per column (a thousand games make a few dozen rows; eight labels draw
+        them at once where a label per cell would not)."""
         head = ("Player", "Game", "Plays", "Wins", "Win %", "Best", "Average", "Streak")
-        for h in head:
-            grid.add_widget(_cell(h, bold=True))
+        columns: list[list[str]] = [[f"[b]{h}[/b]"] for h in head]
         for s in data["players"]:
-            streak = f"{s['streak']} (best {s['best_streak']})"
-            for v in (
+            row = (
                 s["player"],
                 _title(s["game"]),
                 s["plays"],
@@ -295,33 +293,29 @@ class StatsScreen(Screen):
                 f"{s['win_rate'] * 100:.0f}",
                 _score(s["best"]),
                 "-" if s["average"] is None else f"{s['average']:.1f}",
-                streak,
-            ):
-                grid.add_widget(_cell(str(v)))
+                f"{s['streak']} (best {s['best_streak']})",
+            )
+            for col, v in zip(columns, row, strict=True):
+                col.append(str(v))
+        grid = self.ids.grid
+        grid.clear_widgets()
+        grid.height = 0
+        for i, col in enumerate(columns):
+            label = _column("\n".join(col), WIDTHS[i], left=i < 2)
+            label.bind(height=lambda *_: setattr(grid, "height", _tallest(grid)))
+            grid.add_widget(label)
         lines = []
         for p, b in data["laser_bids"].items():
-            lines.append(f"Laser: {p} bid the true optimum {b['optimal']} of {b['bids']} times")
+            lines.append(f"Laser, {p}: bid the true optimum {b['optimal']} of {b['bids']} times")
         for p, sizes in data["color_milk_predictions"].items():
-            parts = ", ".join(
-                f"{k} colour{'s' * (k != '1')}: {v[1]}/{v[0]}" for k, v in sizes.items()
-            )
-            lines.append(f"Color Milk: {p} predictions fulfilled - {parts}")
+            parts = " · ".join(f"{k}: {v[1]}/{v[0]}" for k, v in sizes.items())
+            lines.append(f"Color Milk, {p}: predictions fulfilled by colours named - {parts}")
         for p, best in data["kritters_solo_best"].items():
             lines.append(f"Kritters: {p}'s solo best is {_score(best)}")
         notes = self.ids.notes
         notes.clear_widgets()
-        for line in lines:
-            notes.add_widget(
-                Label(
-                    text=line,
-                    font_size="16sp",
-                    color=colours.TEXT,
-                    halign="left",
-                    size_hint_y=None,
-                    height=dp(28),
-                    text_size=(dp(760), None),
-                )
-            )
+        if lines:
+            notes.add_widget(_column("\n".join(lines), 1, left=True))
         self.status_text = f"{data['games']} finished game{'s' * (data['games'] != 1)}"
         self.ready.set()
 
@@ -332,17 +326,29 @@ def add_history_screens(manager, ctx) -> None:
     manager.add_widget(StatsScreen(name="stats", ctx=ctx))
 
 
-def _cell(text: str, bold: bool = False) -> Label:
-    return Label(
+def _tallest(box) -> float:
+    return max((c.height for c in box.children), default=0)
+
+
+WIDTHS = (1.3, 1.7, 0.7, 0.7, 0.7, 0.7, 0.9, 1.2)  # share of the row for each column
+
+
+def _column(text: str, share: float, left: bool) -> Label:
+    label = Label(
         text=text,
-        bold=bold,
-        font_size="15sp",
-        color=colours.TEXT if not bold else colours.MUTED,
-        size_hint_y=None,
-        height=dp(30),
-        shorten=True,
-        text_size=(None, None),
+        markup=True,
+        font_size="16sp",
+        line_height=1.35,
+        color=colours.TEXT,
+        size_hint=(share, None),
+        halign="left" if left else "center",
+        valign="top",
     )
+    label.bind(
+        width=lambda w, width: setattr(w, "text_size", (width, None)),
+        texture_size=lambda w, ts: setattr(w, "height", ts[1]),
+    )
+    return label
 
 
 Builder.load_file(str(Path(__file__).with_name("kv") / "history.kv"))
