@@ -98,14 +98,14 @@ def main() -> None:
         stats = root.get_screen("stats")
         line(
             "Statistics, cold: every Laser and Color Milk game replayed",
-            open_screen(root, "stats", lambda: stats.ready),
+            open_screen(root, "stats", lambda s=stats: s.ready),
         )
         root.current = "history"
         stats.history._memo.clear()  # a fresh start of the app: only the cache file is warm
         stats.history._cache._loaded = False
         line(
             "Statistics opened, replays cached",
-            open_screen(root, "stats", lambda: stats.ready),
+            open_screen(root, "stats", lambda s=stats: s.ready),
             0.3,
         )
         ctx.log.close()

@@ -141,6 +141,7 @@ def test_history_lists_newest_first_filters_and_caches_the_replay(tmp_path):
         history.close()
         again = History.beside(log)  # a new reader finds the replay in the cache file
         assert again._cache.get(rec.uuid, first["_stamp"]) is not None
+        assert again.series(rec).to_json() == first["series"]
         assert again.facts(rec) == first
         again.close()
 

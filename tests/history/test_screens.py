@@ -194,8 +194,13 @@ def test_statistics_screen_counts_every_finished_game(ctx, docs_shot):
     path = docs_shot(root, "statistics")
     assert stats.status_text == "20 finished games"
     text = ocr(path)
-    assert "Player" in text and "Game" in text and "(best" in text
-    assert len(stats.ids.notes.children) > 0  # Color Milk predictions by size at least
+    assert "Player" in text and "Average" in text and "Color Milk" in text
+    columns = [c.text for c in reversed(stats.ids.grid.children)]
+    rows = [line.split("\n") for line in columns]
+    assert len({len(r) for r in rows}) == 1  # every column has a cell in every row
+    with_players = stats.history.statistics()["players"]
+    assert len(rows[0]) == 1 + len(with_players)
+    assert "predictions fulfilled" in stats.ids.notes.children[0].text
 
 
 def test_the_results_sheet_opens_when_a_game_ends_with_the_replayed_chart(ctx, docs_shot):
