@@ -8,11 +8,11 @@ import threading
 from collections.abc import Callable
 
 from kivy.clock import Clock
+from kivy.graphics import Color, Rectangle
 from kivy.metrics import dp
 from kivy.properties import StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
-from kivy.uix.modalview import ModalView
 
 from companion import games, rounds
 from companion.history import mode_label
@@ -102,35 +102,68 @@ def session_results(session) -> Callable[[], tuple[rounds.ScoreSeries, str]]:
     return compute
 
 
-def offer_results(screen) -> ModalView:
-    """The results sheet over a game screen that has just ended: winner, chart, QR, Close."""
+class ResultsSheet(BoxLayout):
+    """Laid over the game screen it belongs to (not the window): it goes when the game's
+    screen goes, and only takes the touches on that screen."""
+
+    def __init__(self, title: str, **kw):
+        super().__init__(orientation="vertical", padding=dp(8), spacing=dp(6), **kw)
+        with self.canvas.before:
+            Color(*colours.PANEL)
+            self._bg = Rectangle(pos=self.pos, size=self.size)
+        self.bind(pos=lambda *_: setattr(self._bg, "pos", self.pos))
+        self.bind(size=lambda *_: setattr(self._bg, "size", self.size))
+        head = BoxLayout(size_hint_y=None, height=dp(56), spacing=dp(8))
+        head.add_widget(
+            Label(
+                text=title,
+                font_size="24sp",
+                bold=True,
+                color=colours.TEXT,
+                halign="left",
+                valign="middle",
+                shorten=True,
+                text_size=(dp(600), dp(56)),
+            )
+        )
+        head.add_widget(
+            BigButton(text="Close", size_hint_x=None, width=dp(120), on_release=self.dismiss)
+        )
+        self.add_widget(head)
+        self.panel = ResultsPanel()
+        self.add_widget(self.panel)
+
+    def dismiss(self, *_):
+        if self.parent is not None:
+            self.parent.remove_widget(self)
+
+    def on_touch_down(self, touch):
+        super().on_touch_down(touch)
+        return self.collide_point(*touch.pos)
+
+    def on_touch_move(self, touch):
+        super().on_touch_move(touch)
+        return self.collide_point(*touch.pos)
+
+    def on_touch_up(self, touch):
+        super().on_touch_up(touch)
+        return self.collide_point(*touch.pos)
+
+
+def offer_results(screen) -> ResultsSheet | None:
+    """Lay the results (winner, chart, QR code, Close) over a game screen whose game has just
+    ended, if that screen is the one on show."""
+    manager = screen.manager
+    if manager is None or manager.current_screen is not screen:
+        return None
     session = screen.session
     winners = session.game.winners(session.state)
     title = " and ".join(winners) + (" win!" if len(winners) > 1 else " wins!")
-    sheet = ModalView(
-        size_hint=(0.98, 0.96), auto_dismiss=False, background="", background_color=colours.PANEL
-    )
-    box = BoxLayout(orientation="vertical", padding=dp(8), spacing=dp(6))
-    head = BoxLayout(size_hint_y=None, height=dp(56), spacing=dp(8))
-    head.add_widget(
-        Label(
-            text=f"{session.game.title}: {title}",
-            font_size="24sp",
-            bold=True,
-            color=colours.TEXT,
-            halign="left",
-            valign="middle",
-            text_size=(dp(560), None),
-        )
-    )
-    head.add_widget(
-        BigButton(text="Close", size_hint_x=None, width=dp(120), on_release=sheet.dismiss)
-    )
-    box.add_widget(head)
-    panel = ResultsPanel().load(session_results(session))
-    box.add_widget(panel)
-    sheet.add_widget(box)
-    sheet.panel = panel
-    screen.bind(on_leave=lambda *_: sheet.dismiss(animation=False))  # Home, or the next game
-    sheet.open()
+    old = getattr(screen, "results_sheet", None)
+    if old is not None:
+        old.dismiss()
+    sheet = ResultsSheet(f"{session.game.title}: {title}")
+    sheet.panel.load(session_results(session))
+    screen.add_widget(sheet)
+    screen.results_sheet = sheet
     return sheet

@@ -12,7 +12,6 @@ from kivy.core.image import Image as CoreImage
 from benchmarks.playthroughs import play_game, play_games
 from companion import events as ev
 from companion import games
-from companion.game import GameConfig
 from companion.rounds import game_facts
 from companion.session import Session, config_from_json
 from companion.ui.context import AppContext
@@ -214,19 +213,25 @@ def test_the_results_sheet_opens_when_a_game_ends_with_the_replayed_chart(ctx, d
     for e, _ in entries:
         screen.submit(ev.from_dict(e.payload))
     pump()
-    from kivy.core.window import Window
-    from kivy.uix.modalview import ModalView
-
-    sheets = [w for w in Window.children if isinstance(w, ModalView)]
-    assert len(sheets) == 1
-    sheet = sheets[0]
+    sheet = screen.results_sheet
+    assert sheet.parent is screen
     assert settle(sheet.panel.ready)
     series = sheet.panel.chart.series
     assert dict(zip(series.players, series.points[-1], strict=True)) == {
         p: float(v) for p, v in rec.result["scores"].items()
     }
     assert "Winner: " in sheet.panel.qr.text
-    root.current = "home"  # leaving the game closes the sheet
-    pump()
-    assert not [w for w in Window.children if isinstance(w, ModalView)]
-    GameConfig  # noqa: B018  (imported for readers: the config the session was started with)
+    path = docs_shot(root, "results-sheet")
+    text = ocr(path)
+    assert "wins!" in text and "Close" in text
+    # the sheet takes the touches on its screen: Undo under it is not pressed
+    from kivy.tests.common import UnitTestTouch
+
+    n = len(ctx.log.entries(session.game_id))
+    x, y = screen.ids.undo.to_window(*screen.ids.undo.center)
+    touch = UnitTestTouch(x, y)
+    touch.touch_down()
+    touch.touch_up()
+    assert len(ctx.log.entries(session.game_id)) == n
+    sheet.dismiss()
+    assert sheet.parent is None
