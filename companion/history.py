@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -59,6 +60,7 @@ class History:
         self.log = log
         self._cache = _FactsCache(Path(cache_path)) if cache_path else None
         self._memo: dict[str, dict[str, Any]] = {}
+        self._thread = threading.get_ident()  # the thread that may use `log`
 
     @classmethod
     def beside(cls, log: GameLog) -> History:
@@ -85,9 +87,8 @@ class History:
         return sorted({p for s in self.summaries() for p in s.players})
 
     # one game's replay ----------------------------------------------------------------------
-    # Reading the log is quick and bound to the thread that opened it; replaying may take
-    # a while. So: `pending` reads (UI thread), `fill` replays (any thread), then the facts
-    # are at hand.
+    # Replaying may take a while, so `fill` may run on any thread: off the thread that opened
+    # the log it reads through a connection of its own (SQLite connections stay on theirs).
     @staticmethod
     def _stamp(rec: GameRecord) -> str:
         return f"{rounds.FACTS_VERSION}:{rec.status}:{rec.finished}"
@@ -98,18 +99,26 @@ class History:
         hit = self._memo.get(rec.uuid)
         return hit if hit is not None and hit.get("_stamp") == self._stamp(rec) else None
 
-    def pending(self, records) -> list[tuple[GameRecord, list]]:
-        """The games among `records` not replayed yet, with their log entries."""
-        return [(r, self.log.entries(r.id)) for r in records if self.cached(r) is None]
+    def pending(self, records) -> list[GameRecord]:
+        """The games among `records` not replayed yet."""
+        return [r for r in records if self.cached(r) is None]
 
     def fill(self, pending) -> None:
         """Replay games (from `pending`) and keep their facts; safe off the UI thread."""
-        for rec, entries in pending:
-            facts = rounds.game_facts(rec.game, rec.config, entries)
-            facts["_stamp"] = self._stamp(rec)
-            self._memo[rec.uuid] = facts
-            if self._cache:
-                self._cache.put(rec.uuid, facts["_stamp"], facts)
+        if not pending:
+            return
+        own = threading.get_ident() == self._thread
+        log = self.log if own else GameLog(self.log.path)
+        try:
+            for rec in pending:
+                facts = rounds.game_facts(rec.game, rec.config, log.entries(rec.id))
+                facts["_stamp"] = self._stamp(rec)
+                self._memo[rec.uuid] = facts
+                if self._cache:
+                    self._cache.put(rec.uuid, facts["_stamp"], facts)
+        finally:
+            if not own:
+                log.close()
 
     def facts(self, rec: GameRecord) -> dict[str, Any]:
         """The game's replayed facts (score series, per-round facts), cached."""
@@ -139,10 +148,11 @@ class History:
         return self.tally(records)
 
     def tally(self, records) -> dict[str, Any]:
-        """Statistics of `records` whose facts are already replayed (see `statistics`)."""
+        """Statistics of `records`, with the round facts of the games replayed so far (see
+        `statistics`; plays, wins and scores need no replay)."""
         games = [summary(r) for r in records]
-        laser = [self._memo[r.uuid] for r in records if r.game == "laser"]
-        milk = [self._memo[r.uuid] for r in records if r.game == "color-milk"]
+        laser = [self._memo.get(r.uuid, {}) for r in records if r.game == "laser"]
+        milk = [self._memo.get(r.uuid, {}) for r in records if r.game == "color-milk"]
         return {
             "games": len(games),
             "players": [s.to_json() for s in stats.player_stats(games)],

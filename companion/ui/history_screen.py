@@ -153,7 +153,7 @@ class HistoryGameScreen(Screen):
         body.add_widget(panel)
         self.ids.table.clear_widgets()
 
-        history, pending = self.history, self.history.pending([rec])  # log read here
+        history, pending = self.history, self.history.pending([rec])
 
         def compute():
             history.fill(pending)
@@ -265,21 +265,24 @@ class StatsScreen(Screen):
         self.game_title = _title(self.game_filter)
 
     def refresh(self) -> None:
-        self.ids.grid.clear_widgets()
-        self.status_text = "Counting..."
         self.ready = threading.Event()
         history = self.history
         records = history.finished(self.game_filter or None)
-        pending = history.pending(history.needs_facts(records))  # the log is read here
+        pending = history.pending(history.needs_facts(records))
+        self._fill(history.tally(records))  # plays, wins and scores need no replay
+        if not pending:
+            self.ready.set()
+            return
+        self.status_text += f" · replaying {len(pending)} games for their rounds..."
 
         def work():
             history.fill(pending)
             data = history.tally(records)
-            Clock.schedule_once(lambda _dt: self._fill(data))
+            Clock.schedule_once(lambda _dt: self._fill(data, done=True))
 
         threading.Thread(target=work, name="statistics", daemon=True).start()
 
-    def _fill(self, data) -> None:
+    def _fill(self, data, done: bool = False) -> None:
         """One label per column (a thousand games make a few dozen rows; eight labels draw
         them at once where a label per cell would not)."""
         head = ("Player", "Game", "Plays", "Wins", "Win %", "Best", "Average", "Streak")
@@ -317,7 +320,8 @@ class StatsScreen(Screen):
         if lines:
             notes.add_widget(_column("\n".join(lines), 1, left=True))
         self.status_text = f"{data['games']} finished game{'s' * (data['games'] != 1)}"
-        self.ready.set()
+        if done:
+            self.ready.set()
 
 
 def add_history_screens(manager, ctx) -> None:
