@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from companion import rounds, stats
+from companion.errors import CompanionError, LogError
 from companion.stats import GameSummary
 from companion.store import GameLog, GameRecord
 
@@ -111,7 +112,10 @@ class History:
         log = self.log if own else GameLog(self.log.path)
         try:
             for rec in pending:
-                facts = rounds.game_facts(rec.game, rec.config, log.entries(rec.id))
+                try:
+                    facts = rounds.game_facts(rec.game, rec.config, log.entries(rec.id))
+                except CompanionError as exc:  # e.g. imported moves these rules refuse
+                    facts = {"series": None, "error": f"its moves do not replay ({exc})"}
                 facts["_stamp"] = self._stamp(rec)
                 self._memo[rec.uuid] = facts
                 if self._cache:
@@ -127,9 +131,12 @@ class History:
         return self._memo[rec.uuid]
 
     def series(self, rec: GameRecord) -> rounds.ScoreSeries:
+        """The game's scores round by round; LogError if its log does not replay."""
         facts = self.facts(rec)
         if "series" not in facts:  # preloaded without it: statistics never need it
             facts["series"] = self._cache.series(rec.uuid)
+        if facts["series"] is None:
+            raise LogError(f"game {rec.id}: {facts.get('error', 'no record')}")
         return rounds.ScoreSeries.from_json(facts["series"])
 
     # statistics ----------------------------------------------------------------------------

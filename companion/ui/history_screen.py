@@ -169,8 +169,9 @@ class HistoryGameScreen(Screen):
             return series, text
 
         def shown(*_):
-            if panel.chart.series is not None:
-                self._table(panel.chart.series)
+            series = getattr(panel.chart, "series", None)
+            if series is not None:
+                self._table(series)
 
         panel.bind(summary=shown)
         panel.chart.bind(series=shown)

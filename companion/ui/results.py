@@ -15,6 +15,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 
 from companion import games, rounds
+from companion.errors import CompanionError
 from companion.history import mode_label
 from companion.session import config_to_json
 from companion.sharing import result_summary
@@ -72,12 +73,24 @@ class ResultsPanel(BoxLayout):
         self.chart.series, self.qr.text = series, summary
         self.ready.set()
 
+    def fail(self, message: str) -> None:
+        """The game could not be replayed: say so where the chart would be."""
+        self.remove_widget(self.chart)
+        self.chart = Label(
+            text=message, font_size="18sp", color=colours.TEXT, halign="center", valign="middle"
+        )
+        self.chart.bind(size=lambda w, size: setattr(w, "text_size", size))
+        self.add_widget(self.chart, index=len(self.children))
+        self.ready.set()
+
     def load(self, compute: Callable[[], tuple]) -> ResultsPanel:
         def work():
             try:
                 result = compute()
-            except Exception as exc:  # a log the rules refuse: say so, keep the screen
-                result = (None, f"Could not replay this game: {exc}")
+            except CompanionError as exc:  # a log the rules refuse: say so, keep the screen
+                message = f"This game cannot be replayed: {exc}"
+                Clock.schedule_once(lambda _dt: self.fail(message))
+                return
             Clock.schedule_once(lambda _dt: self.show(*result))
 
         threading.Thread(target=work, name="results-replay", daemon=True).start()

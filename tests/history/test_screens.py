@@ -235,3 +235,29 @@ def test_the_results_sheet_opens_when_a_game_ends_with_the_replayed_chart(ctx, d
     assert len(ctx.log.entries(session.game_id)) == n
     sheet.dismiss()
     assert sheet.parent is None
+
+
+def test_an_imported_game_whose_moves_do_not_replay_is_said_so(ctx):
+    import json
+
+    from companion.sharing import game_line, import_games
+    from companion.store import GameLog
+
+    rec, entries = play_game("laser", 5, players=("Anna", "Ben", "Chloe"))
+    with GameLog(ctx.data_dir / "other.sqlite3") as other:
+        (gid,) = other.add_games([(rec, entries)])
+        doc = game_line(other, other.game(gid))
+    bids = [e for e in doc["entries"] if e["event"]["type"] == "laser.BidPlaced"]
+    bids[0]["event"]["bid"] = 99  # no team bid is that high: the rules refuse it
+    assert import_games(ctx.log, [json.dumps(doc)]) == {"imported": 1, "already_here": 0}
+    root = Root(ctx)
+    root.current = "history"
+    history = root.get_screen("history")
+    history.open_game(history.rows[0]["game_id"])
+    screen = root.get_screen("history_game")
+    assert settle(screen.panel.ready)
+    assert "cannot be replayed" in screen.panel.chart.text and "99" not in screen.title
+    history.open_stats()
+    stats = root.get_screen("stats")
+    assert settle(stats.ready)  # the statistics still come, without that game's rounds
+    assert stats.status_text == "1 finished game"
