@@ -85,8 +85,11 @@ def main() -> None:
         print(f"{'export size':<58} {size / 1e6:9.1f} MB")
 
     with GameLog(b / "games.sqlite3") as log:
+        cpu = time.process_time()
         took, counts = timed(lambda: import_games(log, lines))
+        cpu = time.process_time() - cpu
         line(f"import of {counts['imported']} games into an empty log", took, 5.0)
+        line("... of which on this process's CPU (the rest: waiting for a core)", cpu)
         took, again = timed(lambda: import_games(log, lines))
         line(f"import again (all {again['already_here']} already here: nothing added)", took)
 

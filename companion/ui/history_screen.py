@@ -36,7 +36,8 @@ def _title(name: str) -> str:
 
 
 def _next_game(name: str) -> str:
-    names = [ALL, *(g.name for g in games.CATALOGUE)]
+    listing = getattr(games, "catalogue", None)  # the catalogue, found or listed
+    names = [ALL, *(g.name for g in (listing() if listing else games.CATALOGUE))]
     return names[(names.index(name) + 1) % len(names)]
 
 
@@ -222,7 +223,8 @@ class HistoryGameScreen(Screen):
 
             rec = self.rec
             session = Session.resume(games.load(rec.game), self.ctx.log, rec.id)
-            screen = game_screen_class(rec.game)(ctx=self.ctx, session=session, name="past")
+            past = _PastContext(self.ctx, session)
+            screen = game_screen_class(rec.game)(ctx=past, session=session, name="past")
             for key in ("undo", "redo"):  # the frame's own buttons look as dead as they are
                 if key in screen.ids:
                     screen.ids[key].disabled = True
@@ -235,6 +237,39 @@ def _mode(rec) -> str:
     from companion.history import mode_label
 
     return mode_label(rec.game, rec.config)
+
+
+class _PastRuntime:
+    """The table's runtime as a past game's screen sees it: that game is already "in play"
+    (so the screen never puts it on the table) and nothing the screen asks for happens."""
+
+    def __init__(self, session) -> None:
+        self.session = session
+
+    def play(self, session) -> None:
+        pass
+
+    def subscribe(self, **_callbacks):
+        return lambda: None
+
+    def submit(self, event):
+        return ()
+
+    def undo(self) -> bool:
+        return False
+
+    def redo(self) -> bool:
+        return False
+
+
+class _PastContext:
+    """The app's context for a past game's screen: everything as usual but the runtime."""
+
+    def __init__(self, ctx, session) -> None:
+        self._ctx, self.runtime = ctx, _PastRuntime(session)
+
+    def __getattr__(self, name):
+        return getattr(self._ctx, name)
 
 
 class Untouchable(BoxLayout):
