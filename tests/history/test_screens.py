@@ -261,3 +261,45 @@ def test_an_imported_game_whose_moves_do_not_replay_is_said_so(ctx):
     stats = root.get_screen("stats")
     assert settle(stats.ready)  # the statistics still come, without that game's rounds
     assert stats.status_text == "1 finished game"
+
+
+def test_spoken_cues_are_a_setting_off_by_default_and_reach_the_voice_in_play(ctx, tmp_path):
+    import threading
+    from dataclasses import replace
+
+    from companion.settings import load
+    from companion.speech import voice_for
+    from companion.ui.render import render_to_png
+    from companion.ui.widgets import BigButton
+
+    root = Root(ctx)
+    root.current = "settings"
+    settings = root.get_screen("settings")
+    assert not ctx.settings.speak_cues
+    assert "Spoken cues" in ocr(render_to_png(root, tmp_path / "settings.png"))
+    # the button beside the "Spoken cues" label switches the voice on and saves it
+    labels = [w for w in settings.walk() if getattr(w, "text", "") == "Spoken cues"]
+    grid = labels[0].parent
+    cells = list(reversed(grid.children))
+    toggle = cells[cells.index(labels[0]) + 1]
+    assert isinstance(toggle, BigButton) and toggle.text == "Off"
+    toggle.dispatch("on_release")
+    assert ctx.settings.speak_cues and toggle.text == "On"
+    assert load(ctx.data_dir / "settings.json")[0].speak_cues
+
+    heard, said = threading.Event(), []
+
+    def mouth(text, amplitude):
+        said.append(text)
+        heard.set()
+
+    voice = voice_for(ctx)
+    voice.speak = mouth
+    ctx.settings = replace(ctx.settings, mute=False)
+    rec, entries = play_game("color-milk", 5, players=("Anna", "Ben"))
+    session = Session.start(games.load("color-milk"), ctx.log, config_from_json(rec.config))
+    open_session_screen(ctx, session)  # the app adds its sinks, the voice among them
+    for e, _ in entries[:60]:  # a round or two, as the table played it
+        session.submit(ev.from_dict(e.payload))
+    assert heard.wait(10)
+    assert any(t.endswith("chooses") or t.endswith("leads") for t in said), said
