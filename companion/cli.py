@@ -7,6 +7,7 @@ companion doctor [--json]                         self-test of every part
 companion export [--game ID | --all] [--bgstats]  games as JSON Lines (or a BG Stats file)
 companion import FILE                             merge another table's exported games
 companion stats [--game NAME]                     statistics per player and game (JSON)
+companion history [--game NAME] [--player NAME]   finished games, newest first (JSON)
 companion vision calibrate|classify ...           the camera's colour classifier
 companion <tool> <game> ...                       a game's tool: odds, score, solve, demo
 """
@@ -82,6 +83,10 @@ def _sharing_parsers(sub) -> None:
     st = sub.add_parser("stats", help="statistics per player and game as JSON")
     st.add_argument("--game", help="only this game (e.g. laser)")
     _data_dir_arg(st)
+    hi = sub.add_parser("history", help="finished games, newest first, as JSON")
+    hi.add_argument("--game", help="only this game (e.g. laser)")
+    hi.add_argument("--player", help="only games this player played")
+    _data_dir_arg(hi)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -218,6 +223,7 @@ _COMMANDS = {
     "export": _cmd_sharing,
     "import": _cmd_sharing,
     "stats": _cmd_sharing,
+    "history": _cmd_sharing,
 }
 _FIXED = set(_COMMANDS) | {"help"}
 

@@ -1,9 +1,10 @@
-"""`companion export`, `companion import` and `companion stats`: the record as JSON."""
+"""`companion export`, `import`, `stats` and `history`: the record as JSON."""
 
 from __future__ import annotations
 
 import json
 import sys
+from dataclasses import asdict
 from pathlib import Path
 
 from companion import games, paths
@@ -15,7 +16,8 @@ from companion.store import GameLog
 
 def run(args) -> int:
     with GameLog(paths.log_path(paths.data_dir(args.data_dir))) as log:
-        return {"export": _export, "import": _import, "stats": _stats}[args.command](args, log)
+        run = {"export": _export, "import": _import, "stats": _stats, "history": _history}
+        return run[args.command](args, log)
 
 
 def _export(args, log: GameLog) -> int:
@@ -55,4 +57,16 @@ def _stats(args, log: GameLog) -> int:
         print(json.dumps(history.statistics(args.game), indent=2))
     finally:
         history.close()
+    return 0
+
+
+def _history(args, log: GameLog) -> int:
+    if args.game is not None:
+        games.info(args.game)
+    history = History(log)
+    rows = [
+        {**asdict(s), "players": list(s.players), "winners": list(s.winners)}
+        for s in history.summaries(args.game, args.player)
+    ]
+    print(json.dumps(rows, indent=2))
     return 0

@@ -152,3 +152,18 @@ def test_bgstats_export_lists_plays_with_players_scores_and_winners(tmp_path):
         }
         assert got == want
         assert len(play["playDate"]) == 19  # "YYYY-MM-DD HH:MM:SS"
+
+
+def test_history_command_lists_finished_games_newest_first_with_filters(tmp_path):
+    filled(tmp_path / "games.sqlite3", play_games(12, seed=7))
+    rows = json.loads(companion("history", "--data-dir", str(tmp_path)).stdout)
+    assert len(rows) == 12
+    assert [r["started"] for r in rows] == sorted((r["started"] for r in rows), reverse=True)
+    laser = json.loads(companion("history", "--game", "laser", "--data-dir", str(tmp_path)).stdout)
+    assert laser and {r["game"] for r in laser} == {"laser"}
+    who = rows[0]["players"][0]
+    mine = json.loads(companion("history", "--player", who, "--data-dir", str(tmp_path)).stdout)
+    assert mine and all(who in r["players"] for r in mine)
+    assert all(set(r["winners"]) <= set(r["scores"]) for r in rows)
+    bad = companion("history", "--game", "chess", "--data-dir", str(tmp_path))
+    assert bad.returncode == 2 and "unknown game 'chess'" in bad.stderr
