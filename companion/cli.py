@@ -4,6 +4,10 @@ companion run [--simulate] [--screenshot PATH]    the touchscreen app
 companion games                                   the games and their tools (JSON)
 companion replay LOG [--game ID]                  re-apply a game log, print the state
 companion doctor [--json]                         self-test of every part
+companion export [--game ID | --all] [--bgstats]  games as JSON Lines (or a BG Stats file)
+companion import FILE                             merge another table's exported games
+companion stats [--game NAME]                     statistics per player and game (JSON)
+companion history [--game NAME] [--player NAME]   finished games, newest first (JSON)
 companion vision calibrate|classify ...           the camera's colour classifier
 companion <tool> <game> ...                       a game's tool: odds, score, solve, demo
 """
@@ -62,7 +66,27 @@ def _parser() -> _Parser:
     doc.add_argument("--json", action="store_true", help="print the results as JSON")
     doc.add_argument("--simulate", action="store_true", help="check the simulated table")
     _data_dir_arg(doc)
+    _sharing_parsers(sub)
     return p
+
+
+def _sharing_parsers(sub) -> None:
+    ex = sub.add_parser("export", help="print games as JSON Lines, one game per line")
+    which = ex.add_mutually_exclusive_group()
+    which.add_argument("--game", type=int, metavar="ID", help="only this game")
+    which.add_argument("--all", action="store_true", help="every finished game (default)")
+    ex.add_argument("--bgstats", action="store_true", help="a BG Stats import file instead")
+    _data_dir_arg(ex)
+    im = sub.add_parser("import", help="merge games exported by another table")
+    im.add_argument("file", help="a JSON Lines file from `companion export` (- for stdin)")
+    _data_dir_arg(im)
+    st = sub.add_parser("stats", help="statistics per player and game as JSON")
+    st.add_argument("--game", help="only this game (e.g. laser)")
+    _data_dir_arg(st)
+    hi = sub.add_parser("history", help="finished games, newest first, as JSON")
+    hi.add_argument("--game", help="only this game (e.g. laser)")
+    hi.add_argument("--player", help="only games this player played")
+    _data_dir_arg(hi)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -238,7 +262,22 @@ def _cmd_run(args) -> int:
     return launch(args)
 
 
-_COMMANDS = {"games": _cmd_games, "replay": _cmd_replay, "doctor": _cmd_doctor, "run": _cmd_run}
+def _cmd_sharing(args) -> int:
+    from companion.sharing_cli import run
+
+    return run(args)
+
+
+_COMMANDS = {
+    "games": _cmd_games,
+    "replay": _cmd_replay,
+    "doctor": _cmd_doctor,
+    "run": _cmd_run,
+    "export": _cmd_sharing,
+    "import": _cmd_sharing,
+    "stats": _cmd_sharing,
+    "history": _cmd_sharing,
+}
 _FIXED = set(_COMMANDS) | {"help"}
 
 

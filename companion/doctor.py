@@ -37,9 +37,17 @@ def _core_checks(args) -> Iterable[Check]:
         s, warning = settings.load(paths.settings_path(directory))
         return CheckResult("settings", warning is None, warning or "ok")
 
+    def voice() -> CheckResult:
+        from companion.speech import check_voice
+
+        s, _ = settings.load(paths.settings_path(directory))
+        directory.mkdir(parents=True, exist_ok=True)
+        return check_voice(s.speak_cues, directory)
+
     yield data_dir
     yield game_log
     yield settings_file
+    yield voice
     for info in games.catalogue():
 
         def rules(info=info) -> CheckResult:

@@ -21,6 +21,7 @@ class Settings:
     brightness: float = 0.8  # 0..1, LED brightness
     mute: bool = False
     show_odds: bool = True  # Color Milk: show the chance of each prediction
+    speak_cues: bool = False  # say "ten seconds", "Anna chooses" (espeak-ng), besides the buzzer
     ask_threshold: float = 0.8  # below this classifier confidence, ask a person
     camera: str = "auto"  # "auto" (Pi camera, else webcam 0), "picamera", a webcam index,
     # a video file or stream URL, a folder of images, or "off"

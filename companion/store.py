@@ -11,6 +11,7 @@ import json
 import os
 import sqlite3
 import threading
+import uuid as uuidlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -65,6 +66,11 @@ class GameRecord:
     finished: str | None
     status: str
     result: dict[str, Any] | None
+    uuid: str = ""  # stable across tables: export/import merges logs by it
+
+
+# Columns read into a GameRecord, named so that columns added later never shift them.
+_GAME_COLUMNS = "id, game, config, started, finished, status, result, uuid"
 
 
 def _now() -> str:
@@ -136,6 +142,7 @@ class GameLog:
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=FULL")
             db.execute("PRAGMA foreign_keys=ON")
+            _add_game_uuids(db)
             return db
         except sqlite3.DatabaseError as exc:
             raise LogError(
@@ -157,19 +164,60 @@ class GameLog:
     # games ----------------------------------------------------------------------
     def new_game(self, game: str, config: dict[str, Any]) -> int:
         cur = self._db.execute(
-            "INSERT INTO games (game, config, started) VALUES (?, ?, ?)",
-            (game, json.dumps(config, sort_keys=True), _now()),
+            "INSERT INTO games (game, config, started, uuid) VALUES (?, ?, ?, ?)",
+            (game, json.dumps(config, sort_keys=True), _now(), str(uuidlib.uuid4())),
         )
         return int(cur.lastrowid)
 
+    def uuids(self) -> frozenset[str]:
+        return frozenset(r[0] for r in self._db.execute("SELECT uuid FROM games"))
+
+    def add_games(self, games: list[tuple[GameRecord, list[tuple[Entry, str]]]]) -> list[int]:
+        """Add whole games (another table's, with their entries and times) in one transaction:
+        all of them or, on any error, none. The records' ids are ignored; new ids are returned."""
+        ids = []
+        with _transaction(self._db):
+            for rec, entries in games:
+                cur = self._db.execute(
+                    "INSERT INTO games (game, config, started, finished, status, result, uuid) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        rec.game,
+                        json.dumps(rec.config, sort_keys=True),
+                        rec.started,
+                        rec.finished,
+                        rec.status,
+                        None if rec.result is None else json.dumps(rec.result, sort_keys=True),
+                        rec.uuid,
+                    ),
+                )
+                gid = int(cur.lastrowid)
+                self._db.executemany(
+                    "INSERT INTO entries (game_id, seq, kind, payload, at) VALUES (?, ?, ?, ?, ?)",
+                    [
+                        (
+                            gid,
+                            e.seq,
+                            e.kind,
+                            None if e.payload is None else json.dumps(e.payload),
+                            at,
+                        )
+                        for e, at in entries
+                    ],
+                )
+                ids.append(gid)
+        return ids
+
     def game(self, game_id: int) -> GameRecord:
-        row = self._db.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
+        row = self._db.execute(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,)
+        ).fetchone()
         if row is None:
             raise LogError(f"no game {game_id} in {self.path}")
         return _record(row)
 
     def games(self, status: str | None = None) -> list[GameRecord]:
-        sql, args = "SELECT * FROM games", ()
+        sql, args = f"SELECT {_GAME_COLUMNS} FROM games", ()
         if status:
             sql, args = sql + " WHERE status = ?", (status,)
         return [_record(r) for r in self._db.execute(sql + " ORDER BY id", args)]
@@ -177,7 +225,7 @@ class GameLog:
     def unfinished(self) -> GameRecord | None:
         """The most recent game still in progress, if any."""
         row = self._db.execute(
-            "SELECT * FROM games WHERE status = 'active' ORDER BY id DESC LIMIT 1"
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE status = 'active' ORDER BY id DESC LIMIT 1"
         ).fetchone()
         return _record(row) if row else None
 
@@ -206,6 +254,13 @@ class GameLog:
                 (game_id, seq, kind, None if payload is None else json.dumps(payload), _now()),
             )
         return int(seq)
+
+    def timed_entries(self, game_id: int) -> list[tuple[Entry, str]]:
+        """Entries with the time each was written, for exports."""
+        rows = self._db.execute(
+            "SELECT seq, kind, payload, at FROM entries WHERE game_id = ? ORDER BY seq", (game_id,)
+        )
+        return [(Entry(s, k, None if p is None else json.loads(p)), at) for s, k, p, at in rows]
 
     def entries(self, game_id: int) -> list[Entry]:
         rows = self._db.execute(
@@ -315,8 +370,22 @@ class _transaction:
             self._writing.release()
 
 
+def _add_game_uuids(db: sqlite3.Connection) -> None:
+    """Migration: every game gets a stable UUID (logs made before it had none). Additive and
+    idempotent: a column, filled once, and a unique index."""
+    if any(col[1] == "uuid" for col in db.execute("PRAGMA table_info(games)")):
+        return
+    with _transaction(db):
+        db.execute("ALTER TABLE games ADD COLUMN uuid TEXT")
+        ids = [r[0] for r in db.execute("SELECT id FROM games")]
+        db.executemany(
+            "UPDATE games SET uuid = ? WHERE id = ?", [(str(uuidlib.uuid4()), i) for i in ids]
+        )
+        db.execute("CREATE UNIQUE INDEX games_uuid ON games(uuid)")
+
+
 def _record(row) -> GameRecord:
-    gid, game, config, started, finished, status, result = row
+    gid, game, config, started, finished, status, result, game_uuid = row
     return GameRecord(
         gid,
         game,
@@ -325,6 +394,7 @@ def _record(row) -> GameRecord:
         finished,
         status,
         json.loads(result) if result else None,
+        game_uuid or "",
     )
 
 

@@ -18,9 +18,11 @@ from companion.errors import CompanionError
 from companion.game import GameConfig
 from companion.players import PLAYER_MARKERS
 from companion.session import Session
+from companion.speech import voice_for
 from companion.ui import colours
 from companion.ui.context import AppContext
 from companion.ui.game_screen import GameScreen
+from companion.ui.history_screen import add_history_screens
 from companion.ui.widgets import BigButton
 
 for _kv in ("home.kv", "setup.kv", "settings.kv"):
@@ -44,6 +46,7 @@ def game_screen_class(name: str) -> type[GameScreen]:
 def open_session_screen(ctx: AppContext, session: Session) -> GameScreen:
     """The game goes into play on the table's runtime; its screen listens to it."""
     ctx.runtime.play(session)
+    session.sinks.append(voice_for(ctx).cue)  # spoken cues, when switched on in Settings
     return game_screen_class(session.game.name)(ctx=ctx, session=session)
 
 
@@ -214,6 +217,7 @@ class Root(ScreenManager):
         self.add_widget(HomeScreen(name="home", ctx=ctx))
         self.add_widget(SetupScreen(name="setup", ctx=ctx))
         self.add_widget(SettingsScreen(name="settings", ctx=ctx))
+        add_history_screens(self, ctx)
 
     def choose_game(self, name: str) -> None:
         self.get_screen("setup").prepare(name)

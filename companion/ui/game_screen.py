@@ -19,6 +19,7 @@ from companion.codec import jsonable
 from companion.errors import IllegalMove
 from companion.events import Event
 from companion.ui import widgets  # noqa: F401  (registers the widget kv rules)
+from companion.ui.results import offer_results
 from companion.ui.widgets import BigButton
 
 Builder.load_file(str(Path(__file__).with_name("kv") / "game_screen.kv"))
@@ -132,6 +133,8 @@ class GameScreen(Screen):
 
     def cue_from_any_thread(self, cue) -> None:
         Clock.schedule_once(lambda dt: self._show_cue(cue))
+        if isinstance(cue, C.GameOver):  # every game's results: the chart and the QR code
+            Clock.schedule_once(lambda dt: offer_results(self))
 
     def _show_cue(self, cue) -> None:
         if isinstance(cue, C.AskHuman):
