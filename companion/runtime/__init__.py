@@ -26,7 +26,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from companion.clock import Clock, MonotonicClock
 from companion.cues import Announce, Cue
 from companion.errors import IllegalMove
 from companion.events import ButtonPressed, Event
@@ -54,13 +53,11 @@ class Runtime:
         self,
         settings: Settings | None = None,
         *,
-        clock: Clock | None = None,
         keep_time: bool = True,
         camera_source: str | None = None,
         calibration_file: Path | None = None,
     ) -> None:
         self.settings = settings or Settings()
-        self.clock = clock or MonotonicClock()
         self.keep_time = keep_time
         self.camera_source = camera_source  # None/"off": no camera; "simulated"; a device
         self.calibration_file = calibration_file

@@ -27,7 +27,6 @@ class AppContext:
         # The screen's tick keeps the clock (it draws the countdown anyway).
         self.runtime = Runtime(
             self.settings,
-            clock=self.clock,
             keep_time=False,
             calibration_file=calibration_path(self.data_dir),
         )
