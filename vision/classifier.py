@@ -128,48 +128,43 @@ class Classifier:
 
     def classify(self, lab: Sequence[float], allowed: Iterable[str] | None = None) -> Reading:
         """The colour of one measured Lab value, among `allowed` colours (default: all)."""
-        lab = np.asarray(lab, dtype=np.float32)
-        d = np.linalg.norm(self._means - weighted(lab), axis=1).astype(np.float64)
+        return self.classify_many([lab], allowed)[0]
+
+    def classify_many(
+        self, labs: Sequence[Sequence[float]], allowed: Iterable[str] | None = None
+    ) -> list[Reading]:
+        """`classify` for many Lab values at once (every object of a photo)."""
+        labs = np.asarray(labs, dtype=np.float32).reshape(-1, 3)
         keep = self._keep(allowed)
+        groups = [np.flatnonzero((self._colour_of == c) & keep) for c in range(len(self.colours))]
+        groups = [(c, g) for c, g in enumerate(groups) if len(g)]
+        d = np.linalg.norm(weighted(labs)[:, None, :] - self._means[None], axis=2)
+        d = d.astype(np.float64)
         # per colour: a mixture of its prototypes, each an isotropic Gaussian weighted by
-        # its samples; the ranking uses each colour's nearest prototype
-        # (sigma is the RMS distance in 3-D: sigma / sqrt(3) per axis)
+        # its samples (sigma is the RMS distance in 3-D: sigma / sqrt(3) per axis); the
+        # ranking uses each colour's nearest prototype
         loglik = -1.5 * (d / self._sigmas) ** 2 + self._log_prior
-        loglik[~keep] = -np.inf
-        n = len(self.colours)
-        peak = np.full(n, -np.inf)
-        np.maximum.at(peak, self._colour_of, loglik)
-        used = np.isfinite(peak)
-        total = np.zeros(n)
-        base = np.where(used, peak, 0.0)[self._colour_of]
-        np.add.at(total, self._colour_of, np.where(keep, np.exp(loglik - base), 0.0))
-        score = np.where(used, peak + np.log(np.where(used, total, 1.0)), -np.inf)
-        dist = np.where(keep, d, np.inf)
-        near = np.full(n, np.inf)
-        np.minimum.at(near, self._colour_of, dist)
-        nearest = {
-            self.colours[c]: int(np.flatnonzero((self._colour_of == c) & (dist == near[c]))[0])
-            for c in np.flatnonzero(used)
-        }
-        colours = [self.colours[c] for c in np.flatnonzero(used)]
-        score = score[used]
-        post = np.exp((score - score.max()) / TEMPERATURE)
-        post /= post.sum()
-        best = colours[int(np.argmax(post))]
-        top = nearest[best]
-        z = d[top] / self._sigmas[top]
-        if z <= INNER_SIGMAS:
+        score = np.stack([np.logaddexp.reduce(loglik[:, g], axis=1) for _, g in groups], 1)
+        nearest = np.stack([g[np.argmin(d[:, g], axis=1)] for _, g in groups], 1)
+        post = np.exp((score - score.max(axis=1, keepdims=True)) / TEMPERATURE)
+        post /= post.sum(axis=1, keepdims=True)
+        out = []
+        for k in range(len(labs)):
+            b = int(np.argmax(post[k]))
+            top = int(nearest[k, b])
+            z = d[k, top] / self._sigmas[top]
             close = 1.0
-        else:
-            close = max(0.0, 1.0 - (z - INNER_SIGMAS) / (REJECT_SIGMAS - INNER_SIGMAS))
-        conf = float(post.max() * close)
-        idx = sorted(nearest.values(), key=lambda i: (i != top, d[i]))
-        ranking = tuple((self.prototypes[i].colour, round(float(d[i]), 2)) for i in idx)
-        colour = best if z < REJECT_SIGMAS else UNKNOWN
-        return Reading(
-            colour,
-            round(conf, 4),
-            round(float(d[top]), 2),
-            ranking,
-            tuple(round(float(v), 2) for v in lab),
-        )
+            if z > INNER_SIGMAS:
+                close = max(0.0, 1.0 - (z - INNER_SIGMAS) / (REJECT_SIGMAS - INNER_SIGMAS))
+            order = sorted(nearest[k], key=lambda i: (i != top, d[k, i]))
+            ranking = tuple((self.prototypes[i].colour, round(float(d[k, i]), 2)) for i in order)
+            out.append(
+                Reading(
+                    self.colours[groups[b][0]] if z < REJECT_SIGMAS else UNKNOWN,
+                    round(float(post[k, b] * close), 4),
+                    round(float(d[k, top]), 2),
+                    ranking,
+                    tuple(round(float(v), 2) for v in labs[k]),
+                )
+            )
+        return out

@@ -9,7 +9,6 @@ import cv2
 import numpy as np
 
 from companion.errors import UsageError
-from vision.classifier import Reading
 from vision.colour import frame_white, robust_colour, to_lab
 from vision.regions import object_regions
 from vision.segment import measure
@@ -84,9 +83,12 @@ def classify_image(frame: np.ndarray, calibration, allowed=None) -> list[dict]:
     h, w = frame.shape[:2]
     if calibration.frame_size in (None, (w, h)):
         regions = [r for r in (calibration.tray_roi,) if r] + [r for _, r in calibration.card_zones]
+    found = find_objects(frame, calibration.white_roi, regions)
+    if not found:
+        return []
+    readings = calibration.classifier.classify_many([f.lab for f in found], allowed)
     out = []
-    for f in find_objects(frame, calibration.white_roi, regions):
-        r: Reading = calibration.classifier.classify(f.lab, allowed)
+    for f, r in zip(found, readings, strict=True):
         out.append(
             {
                 "colour": r.colour,
