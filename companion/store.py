@@ -7,6 +7,7 @@ history stays whole for statistics and for replays.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import sqlite3
@@ -91,50 +92,48 @@ def effective_events(entries) -> list[dict[str, Any]]:
     return fold_entries(entries)[0]
 
 
+class DamagedGame(LogError):
+    """One game's rows cannot be read back (a flipped byte, a torn write). The rest of the
+    log is sound; the game stays in the file and can be set aside."""
+
+    def __init__(self, game_id: int, why: str) -> None:
+        super().__init__(f"game #{game_id}: {why}")
+        self.game_id, self.why = game_id, why
+
+
+REQUIRED_COLUMNS = {
+    "games": {"id", "game", "config", "started", "finished", "status", "result"},
+    "entries": {"game_id", "seq", "kind", "payload", "at"},
+    "timers": {"game_id", "key", "remaining", "paused"},
+}
+
+
 class GameLog:
     """One SQLite file holding every game played on this box."""
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, backups: bool = True) -> None:
+        from companion import backup
+
         self.path = Path(path)
-        self._db = self._open(self.path)
+        # Beside the log: rotating copies, and the check that the log holds all they hold.
+        self.backups = backup.Backups(self.path) if backups else None
+        self._db = self._open(self.path, self.backups)
+        if self.backups is not None:
+            self.backups.catch_up(self._db)
 
     @staticmethod
-    def _open(path: Path) -> sqlite3.Connection:
+    def _open(path: Path, backups=None) -> sqlite3.Connection:
         if not (path.exists() and path.stat().st_size > 0):
+            if backups is not None:
+                backups.refuse_if_log_lost(path)
             _create(path)
-        with open(path, "rb") as f:
-            header = f.read(16)
-        if header != b"SQLite format 3\x00":
-            raise LogError(
-                f"{path} is not a Table Companion game log (not an SQLite file); "
-                "it was left untouched. Move it away or choose another --data-dir."
-            )
+        _inspect(path, backups)  # read-only: a file we refuse is left exactly as it was
         try:
             db = _connect(path)
-            if db.execute("PRAGMA application_id").fetchone()[0] != APPLICATION_ID:
-                empty = db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0] == 0
-                db.close()
-                if not empty:
-                    raise LogError(
-                        f"{path} is an SQLite file of another program; it was left untouched. "
-                        "Choose another --data-dir."
-                    )
-                # Holds nothing at all (e.g. made by an older build cut off while creating
-                # it): replacing it loses nothing.
-                for leftover in (Path(f"{path}-wal"), Path(f"{path}-shm")):
-                    leftover.unlink(missing_ok=True)
-                _create(path)
-                db = _connect(path)
-            check = db.execute("PRAGMA quick_check").fetchone()[0]
-            if check != "ok":
-                db.close()
-                raise LogError(f"{path} is damaged ({check}); it was left untouched.")
-            if db.execute("PRAGMA user_version").fetchone()[0] > SCHEMA_VERSION:
-                db.close()
-                raise LogError(f"{path} was written by a newer Table Companion; update the app.")
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=FULL")
             db.execute("PRAGMA foreign_keys=ON")
+            _add_integrity(db)
             return db
         except sqlite3.DatabaseError as exc:
             raise LogError(
@@ -142,7 +141,12 @@ class GameLog:
             ) from None
 
     def close(self) -> None:
+        if self._db is None:
+            return
+        if self.backups is not None:
+            self.backups.catch_up(self._db)  # the box is being switched off: copy the latest
         self._db.close()
+        self._db = None
 
     def __enter__(self) -> GameLog:
         return self
@@ -174,17 +178,48 @@ class GameLog:
         return [_record(r) for r in self._db.execute(sql + " ORDER BY id", args)]
 
     def unfinished(self) -> GameRecord | None:
-        """The most recent game still in progress, if any."""
+        """The most recent game still in progress, if any (games set aside do not count)."""
         row = self._db.execute(
-            "SELECT * FROM games WHERE status = 'active' ORDER BY id DESC LIMIT 1"
+            "SELECT * FROM games WHERE status = 'active' "
+            "AND id NOT IN (SELECT game_id FROM set_aside) ORDER BY id DESC LIMIT 1"
         ).fetchone()
         return _record(row) if row else None
+
+    def set_aside(self, game_id: int, reason: str) -> None:
+        """Take a game that cannot be resumed out of play. Nothing is deleted: it stays in the
+        file with the reason, and `export` still writes it out."""
+        self._db.execute(
+            "INSERT OR IGNORE INTO set_aside (game_id, reason, at) VALUES (?, ?, ?)",
+            (game_id, reason, _now()),
+        )
+
+    def set_aside_games(self) -> dict[int, str]:
+        return dict(self._db.execute("SELECT game_id, reason FROM set_aside ORDER BY game_id"))
+
+    def set_aside_damaged(self) -> list[tuple[int, str, str]]:
+        """Read back every unfinished game; set aside each one that does not read back whole.
+        Returns (id, game name, why) for each game set aside now."""
+        found = []
+        rows = self._db.execute(
+            "SELECT id, game FROM games WHERE status = 'active' "
+            "AND id NOT IN (SELECT game_id FROM set_aside) ORDER BY id"
+        ).fetchall()
+        for game_id, name in rows:
+            try:
+                self.game(game_id)
+                self.entries(game_id)
+            except DamagedGame as exc:
+                self.set_aside(game_id, exc.why)
+                found.append((game_id, name, exc.why))
+        return found
 
     def finish(self, game_id: int, result: dict[str, Any], status: str = "finished") -> None:
         self._db.execute(
             "UPDATE games SET status = ?, finished = ?, result = ? WHERE id = ?",
             (status, _now(), json.dumps(result, sort_keys=True), game_id),
         )
+        if self.backups is not None:
+            self.backups.make(self._db)  # after each finished game
 
     def reopen(self, game_id: int) -> None:
         """An undo past the end of a game makes it active again."""
@@ -196,21 +231,40 @@ class GameLog:
     # entries --------------------------------------------------------------------
     def append(self, game_id: int, kind: str, payload: dict[str, Any] | None = None) -> int:
         """Append one entry durably (WAL, synchronous=FULL) and return its sequence number."""
+        text = None if payload is None else json.dumps(payload)
         with _transaction(self._db):
-            seq = self._db.execute(
-                "SELECT COALESCE(MAX(seq), 0) + 1 FROM entries WHERE game_id = ?", (game_id,)
-            ).fetchone()[0]
+            last = self._db.execute(
+                "SELECT seq, chain FROM entries WHERE game_id = ? ORDER BY seq DESC LIMIT 1",
+                (game_id,),
+            ).fetchone()
+            seq, prev = (last[0] + 1, last[1] or "") if last else (1, "")
             self._db.execute(
-                "INSERT INTO entries (game_id, seq, kind, payload, at) VALUES (?, ?, ?, ?, ?)",
-                (game_id, seq, kind, None if payload is None else json.dumps(payload), _now()),
+                "INSERT INTO entries (game_id, seq, kind, payload, at, chain) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (game_id, seq, kind, text, _now(), chain_link(prev, game_id, seq, kind, text)),
             )
+        if self.backups is not None:
+            self.backups.during_play(self._db)
         return int(seq)
 
     def entries(self, game_id: int) -> list[Entry]:
+        """The game's entries, each checked against the hash chain written with it.
+        Raises DamagedGame if one is missing, altered or unreadable."""
         rows = self._db.execute(
-            "SELECT seq, kind, payload FROM entries WHERE game_id = ? ORDER BY seq", (game_id,)
+            "SELECT seq, kind, payload, chain FROM entries WHERE game_id = ? ORDER BY seq",
+            (game_id,),
         )
-        return [Entry(s, k, None if p is None else json.loads(p)) for s, k, p in rows]
+        out, prev = [], ""
+        for expected, (seq, kind, text, chain) in enumerate(rows, start=1):
+            if seq != expected:
+                raise DamagedGame(game_id, f"entry {expected} is missing")
+            payload = _payload(game_id, seq, kind, text)
+            link = chain_link(prev, game_id, seq, kind, text)
+            if chain is not None and chain != link:
+                raise DamagedGame(game_id, f"entry {seq} was altered after it was written")
+            out.append(Entry(seq, kind, payload))
+            prev = link
+        return out
 
     # timers ---------------------------------------------------------------------
     def save_timer(self, game_id: int, key: str, remaining: float, paused: bool) -> None:
@@ -242,17 +296,137 @@ class GameLog:
         return stats
 
     def export(self, game_id: int) -> dict[str, Any]:
-        """A self-contained JSON document of one game, readable by `companion replay`."""
+        """A self-contained JSON document of one game, readable by `companion replay`.
+        A damaged game is exported too: its rows as stored, the reason under "set_aside"."""
         rec = self.game(game_id)
-        return {
+        doc = {
             "format": "table-companion-log/1",
             "game": rec.game,
             "config": rec.config,
             "status": rec.status,
-            "entries": [
-                {"seq": e.seq, "kind": e.kind, "event": e.payload} for e in self.entries(game_id)
-            ],
         }
+        try:
+            entries = [
+                {"seq": e.seq, "kind": e.kind, "event": e.payload} for e in self.entries(game_id)
+            ]
+        except DamagedGame as exc:
+            doc["set_aside"] = self.set_aside_games().get(game_id, exc.why)
+            rows = self._db.execute(
+                "SELECT seq, kind, payload FROM entries WHERE game_id = ? ORDER BY seq", (game_id,)
+            )
+            entries = [{"seq": s, "kind": k, "stored": p} for s, k, p in rows]
+        doc["entries"] = entries
+        return doc
+
+
+def chain_link(prev: str, game_id: int, seq: int, kind: str, text: str | None) -> str:
+    """One link of a game's hash chain: each entry's link covers every entry before it, so a
+    lost, reordered or altered entry shows, and a backup's last link vouches for the lot."""
+    data = f"{prev}|{game_id}|{seq}|{kind}|{'-' if text is None else '+' + text}"
+    return hashlib.sha256(data.encode()).hexdigest()[:32]
+
+
+def _payload(game_id: int, seq: int, kind: str, text: str | None) -> dict[str, Any] | None:
+    try:
+        payload = None if text is None else json.loads(text)
+    except ValueError:
+        payload = ...
+    if kind not in ("event", "undo", "redo") or (kind == "event") != isinstance(payload, dict):
+        raise DamagedGame(game_id, f"entry {seq} is unreadable")
+    return payload
+
+
+def _inspect(path: Path, backups=None) -> None:
+    """Decide whether `path` is a sound game log of ours, through a read-only connection, so
+    that a file we refuse is left byte for byte as it was. Raises LogError."""
+    check_header(path)
+    try:
+        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, isolation_level=None)
+        try:
+            if check_sound(db, path) == "empty":
+                db.close()
+                # Holds nothing at all (e.g. made by an older build cut off while creating
+                # it): replacing it loses nothing.
+                for leftover in (Path(f"{path}-wal"), Path(f"{path}-shm")):
+                    leftover.unlink(missing_ok=True)
+                _create(path)
+                return
+            if backups is not None:
+                backups.refuse_if_entries_lost(db)
+        finally:
+            db.close()
+    except sqlite3.DatabaseError as exc:
+        raise LogError(
+            f"{path} cannot be read as a game log ({exc}); it was left untouched."
+        ) from None
+
+
+def check_header(path: Path) -> None:
+    with open(path, "rb") as f:
+        header = f.read(16)
+    if header != b"SQLite format 3\x00":
+        raise LogError(
+            f"{path} is not a Table Companion game log (not an SQLite file); "
+            "it was left untouched. Move it away or choose another --data-dir."
+        )
+
+
+def check_sound(db: sqlite3.Connection, path: Path) -> str:
+    """Raise LogError unless `db` is a sound log of ours; "empty" for a file with no tables
+    and no mark at all, else "ok". Only reads."""
+    if db.execute("PRAGMA application_id").fetchone()[0] != APPLICATION_ID:
+        if db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0] == 0:
+            return "empty"
+        raise LogError(
+            f"{path} is an SQLite file of another program; it was left untouched. "
+            "Choose another --data-dir."
+        )
+    if db.execute("PRAGMA user_version").fetchone()[0] > SCHEMA_VERSION:
+        raise LogError(f"{path} was written by a newer Table Companion; update the app.")
+    if gaps := _schema_gaps(db):
+        raise LogError(
+            f"{path} carries our mark but not our tables ({gaps}); it was left untouched."
+        )
+    check = db.execute("PRAGMA quick_check").fetchone()[0]
+    if check != "ok":
+        raise LogError(f"{path} is damaged ({check}); it was left untouched.")
+    return "ok"
+
+
+def _schema_gaps(db: sqlite3.Connection) -> str:
+    gaps = []
+    for table, wanted in REQUIRED_COLUMNS.items():
+        have = {row[1] for row in db.execute(f"PRAGMA table_info({table})")}
+        if missing := sorted(wanted - have):
+            gaps.append(f"{table}: no {', '.join(missing)}" if have else f"no table {table}")
+    return "; ".join(gaps)
+
+
+def _add_integrity(db: sqlite3.Connection) -> None:
+    """Additive step for logs made before integrity checks: a hash chain over each game's
+    entries (existing entries are chained as they stand) and the list of games set aside."""
+    chained = any(row[1] == "chain" for row in db.execute("PRAGMA table_info(entries)"))
+    aside = db.execute("SELECT 1 FROM sqlite_master WHERE name = 'set_aside'").fetchone()
+    if chained and aside:
+        return
+    with _transaction(db):
+        if not chained:
+            db.execute("ALTER TABLE entries ADD COLUMN chain TEXT")
+            prev: dict[int, str] = {}
+            rows = db.execute(
+                "SELECT game_id, seq, kind, payload FROM entries ORDER BY game_id, seq"
+            ).fetchall()
+            for game_id, seq, kind, text in rows:
+                prev[game_id] = chain_link(prev.get(game_id, ""), game_id, seq, kind, text)
+                db.execute(
+                    "UPDATE entries SET chain = ? WHERE game_id = ? AND seq = ?",
+                    (prev[game_id], game_id, seq),
+                )
+        if not aside:
+            db.execute(
+                "CREATE TABLE set_aside (game_id INTEGER PRIMARY KEY REFERENCES games(id), "
+                "reason TEXT NOT NULL, at TEXT NOT NULL)"
+            )
 
 
 def _connect(path: Path) -> sqlite3.Connection:
@@ -305,12 +479,19 @@ def _record(row) -> GameRecord:
     return GameRecord(
         gid,
         game,
-        json.loads(config),
+        _decoded(gid, config, "set-up"),
         started,
         finished,
         status,
-        json.loads(result) if result else None,
+        _decoded(gid, result, "result") if result else None,
     )
+
+
+def _decoded(game_id: int, text: str, what: str) -> dict[str, Any]:
+    try:
+        return json.loads(text)
+    except ValueError:
+        raise DamagedGame(game_id, f"its {what} is unreadable") from None
 
 
 def iter_entries(doc: dict[str, Any]) -> Iterator[Entry]:

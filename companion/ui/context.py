@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from companion import paths, settings
+from companion import games, paths, settings
 from companion.clock import Clock, MonotonicClock
 from companion.store import GameLog
 
@@ -20,6 +20,7 @@ class AppContext:
     simulate: bool = True
     table: Any = None  # hardware.table.Table when present: .cue(cue), .status, .close()
     notices: list[str] = field(default_factory=list)  # one-line messages for the home screen
+    set_aside: list[str] = field(default_factory=list)  # games that could not be resumed, why
     listener: Any = None  # where table events go: the game screen in play, if any
     cue_listener: Any = None  # where camera news goes: the game screen in play, if any
     camera_source: str | None = None  # None: no camera (tests, screenshots); set by `run`
@@ -39,6 +40,13 @@ class AppContext:
         ctx = cls(directory, log, loaded, simulate=simulate)
         if warning:
             ctx.notices.append(warning)
+        for game_id, name, why in log.set_aside_damaged():  # one damaged game never stops the box
+            title = next((g.title for g in games.CATALOGUE if g.name == name), name)
+            ctx.set_aside.append(
+                f"{title} game #{game_id} could not be resumed: {why}. "
+                "It was set aside and stays in the log."
+            )
+        ctx.notices += ctx.set_aside
         return ctx
 
     def watch_balls(self, on: bool) -> None:

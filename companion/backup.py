@@ -1,0 +1,281 @@
+"""Rotating copies of the game log, and the check that the log still holds what they hold.
+
+SD cards lose data in ways SQLite cannot see: a flipped byte in the write-ahead file makes
+SQLite drop every later commit, a file cut to nothing or another file's WAL beside it
+replaces the history, and `quick_check` still says "ok". So the log is copied with SQLite's
+online backup API after each finished game and every few minutes of play, and on every open
+the newest copy's games are looked for in the log: each game, and each game's last entry by
+its hash-chain link (which vouches for every entry before it). A log that lost anything a
+copy holds is refused, untouched, and a restore is offered (`companion restore`).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sqlite3
+import time
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+from companion.errors import LogError
+
+KEEP = 6  # copies kept; older ones are deleted as new ones are made
+PLAY_INTERVAL = 180.0  # seconds of play between copies
+_STAMP = "%Y%m%dT%H%M%S"
+
+
+class LogLost(LogError):
+    """The log lacks games or entries that a backup holds (or is gone while backups exist)."""
+
+    def __init__(self, message: str, backup: BackupInfo | None) -> None:
+        super().__init__(message)
+        self.backup = backup
+
+
+@dataclass(frozen=True)
+class BackupInfo:
+    path: Path
+    made: str  # local time, e.g. "2026-11-24 14:40"
+    games: int
+    entries: int
+
+    def as_json(self) -> dict:
+        return {
+            "path": str(self.path),
+            "made": self.made,
+            "games": self.games,
+            "entries": self.entries,
+        }
+
+
+class Backups:
+    """The copies of one log, kept in `backups/` beside it."""
+
+    def __init__(self, log_path: Path) -> None:
+        self.log_path = Path(log_path)
+        self.dir = self.log_path.parent / "backups"
+        self.pattern = f"{self.log_path.stem}-[0-9]*Z.sqlite3"
+        self._last_made = time.monotonic()
+
+    # reading ----------------------------------------------------------------------------
+    def list(self) -> list[BackupInfo]:
+        """Sound copies, newest first (a copy that fails its own checks is skipped)."""
+        found = []
+        for path in sorted(self.dir.glob(self.pattern), reverse=True):
+            try:
+                found.append(describe(path))
+            except LogError:
+                continue
+        return found
+
+    def newest(self) -> BackupInfo | None:
+        copies = self.list()
+        return copies[0] if copies else None
+
+    # checks on open -----------------------------------------------------------------------
+    def refuse_if_log_lost(self, path: Path) -> None:
+        """Before an empty or missing log is replaced by a new one: refuse if it had history."""
+        wal = Path(f"{path}-wal")
+        newest = self.newest()
+        if wal.exists() and wal.stat().st_size > 0:
+            raise LogLost(
+                f"{path} is empty but its write-ahead file {wal.name} holds data: the log was "
+                "cut off. Nothing was changed.",
+                newest,
+            )
+        if newest is not None and newest.games:
+            raise LogLost(
+                f"{path} is missing or empty, but the backup from {newest.made} holds "
+                f"{_games(newest.games)}. Nothing was changed.",
+                newest,
+            )
+
+    def refuse_if_entries_lost(self, db: sqlite3.Connection) -> None:
+        newest = self.newest()
+        if newest is None:
+            return
+        lost = missing_from(db, newest.path)
+        if lost:
+            more = f" (and {len(lost) - 3} more)" if len(lost) > 3 else ""
+            raise LogLost(
+                f"{self.log_path} has lost what its backup from {newest.made} holds: "
+                f"{'; '.join(lost[:3])}{more}. Nothing was changed.",
+                newest,
+            )
+
+    # making copies ------------------------------------------------------------------------
+    def catch_up(self, db: sqlite3.Connection) -> None:
+        """A log that holds more than its newest copy (or has none yet) is copied at once:
+        on open and on close."""
+        games, entries = _counts(db)
+        newest = self.newest()
+        if games and (newest is None or (newest.games, newest.entries) != (games, entries)):
+            self.make(db)
+
+    def during_play(self, db: sqlite3.Connection) -> None:
+        if time.monotonic() - self._last_made >= PLAY_INTERVAL:
+            self.make(db)
+
+    def make(self, db: sqlite3.Connection) -> Path:
+        """Copy the live log (online backup API) to a new file, then drop the oldest copies."""
+        self.dir.mkdir(parents=True, exist_ok=True)
+        stamp = datetime.now(UTC)
+        name = f"{self.log_path.stem}-{stamp.strftime(_STAMP)}-{stamp.microsecond:06d}Z.sqlite3"
+        final = self.dir / name
+        copy_into(db, final)
+        self._last_made = time.monotonic()
+        for old in sorted(self.dir.glob(self.pattern), reverse=True)[KEEP:]:
+            old.unlink(missing_ok=True)
+        return final
+
+
+def copy_into(src: sqlite3.Connection, final: Path) -> None:
+    """A whole, synced copy at `final`, moved into place in one rename."""
+    tmp = final.with_name(final.name + ".part")
+    tmp.unlink(missing_ok=True)
+    dst = sqlite3.connect(tmp, isolation_level=None)
+    try:
+        src.backup(dst)
+        dst.execute("PRAGMA journal_mode=DELETE")  # one self-contained file, no WAL beside it
+    finally:
+        dst.close()
+    with open(tmp, "rb") as f:
+        os.fsync(f.fileno())
+    os.replace(tmp, final)
+    _sync_dir(final.parent)
+
+
+def describe(path: Path) -> BackupInfo:
+    """What a copy holds; LogError if it is not a sound game log."""
+    from companion import store
+
+    store.check_header(path)
+    db = _read_only(path)
+    try:
+        if store.check_sound(db, path) != "ok":
+            raise LogError(f"{path} holds no game log")
+        games, entries = _counts(db)
+    except sqlite3.DatabaseError as exc:
+        raise LogError(f"{path} cannot be read as a game log ({exc})") from None
+    finally:
+        db.close()
+    return BackupInfo(path, _made(path), games, entries)
+
+
+def missing_from(db: sqlite3.Connection, backup: Path) -> list[str]:
+    """What the log behind `db` lacks of the copy at `backup`, one phrase per game."""
+    copy = _read_only(backup)
+    try:
+        held = copy.execute("SELECT id, game, started FROM games ORDER BY id").fetchall()
+        heads = {g: (n, c) for g, n, c in copy.execute(_HEADS)}
+    finally:
+        copy.close()
+    have = {
+        g: (name, started) for g, name, started in db.execute("SELECT id, game, started FROM games")
+    }
+    chained = any(row[1] == "chain" for row in db.execute("PRAGMA table_info(entries)"))
+    lost = []
+    for game_id, name, started in held:
+        if have.get(game_id) != (name, started):
+            lost.append(f"game #{game_id} ({name}, started {started}) is gone")
+            continue
+        count, link = heads.get(game_id, (0, None))
+        if not count:
+            continue
+        row = db.execute(
+            "SELECT " + ("chain" if chained else "NULL") + " FROM entries "
+            "WHERE game_id = ? AND seq = ?",
+            (game_id, count),
+        ).fetchone()
+        if row is None:
+            kept = db.execute(
+                "SELECT count(*) FROM entries WHERE game_id = ? AND seq <= ?", (game_id, count)
+            ).fetchone()[0]
+            lost.append(f"game #{game_id} ({name}) lost {count - kept} of {count} entries")
+        elif link and row[0] and row[0] != link:
+            lost.append(f"game #{game_id} ({name}) no longer matches its backup")
+    return lost
+
+
+# the last entry of each game and its chain link (SQLite takes the bare column from the max row)
+_HEADS = "SELECT game_id, MAX(seq), chain FROM entries GROUP BY game_id"
+
+
+def set_aside(log_path: Path) -> Path | None:
+    """Move the log, its WAL and its backups into `set-aside/<time>/` (kept, never deleted),
+    so the next start makes a fresh log. Returns that folder, or None if there was nothing."""
+    log_path = Path(log_path)
+    copies = Backups(log_path)
+    moving = [p for p in (log_path, Path(f"{log_path}-wal"), Path(f"{log_path}-shm")) if p.exists()]
+    moving += sorted(copies.dir.glob(copies.pattern))
+    if not moving:
+        return None
+    stamp = datetime.now(UTC)
+    dest = log_path.parent / "set-aside" / f"{stamp.strftime(_STAMP)}-{stamp.microsecond:06d}Z"
+    (dest / "backups").mkdir(parents=True)
+    for p in moving:
+        shutil.move(str(p), dest / ("backups" if p.parent == copies.dir else "") / p.name)
+    _sync_dir(log_path.parent)
+    return dest
+
+
+def restore(log_path: Path, source: Path | None = None) -> dict:
+    """Put a backup (the newest sound one unless `source` is given) in place of the log; the
+    log it replaces is set aside first. Returns what was done, as JSON-ready values."""
+    log_path = Path(log_path)
+    if source is None:
+        chosen = Backups(log_path).newest()
+        if chosen is None:
+            raise LogError(f"no sound backup of {log_path} to restore")
+    else:
+        if not Path(source).is_file():
+            raise LogError(f"no such backup: {source}")
+        chosen = describe(Path(source))
+    log_path.parent.mkdir(parents=True, exist_ok=True)
+    staged = log_path.with_name(log_path.name + ".restoring")
+    src = _read_only(chosen.path)
+    try:
+        copy_into(src, staged)
+    finally:
+        src.close()
+    aside = set_aside(log_path)
+    os.replace(staged, log_path)
+    _sync_dir(log_path.parent)
+    return {
+        "restored": str(log_path),
+        "from": chosen.as_json(),
+        "set_aside": str(aside) if aside else None,
+    }
+
+
+def _read_only(path: Path) -> sqlite3.Connection:
+    # immutable: a copy is never written, and no -wal/-shm is made beside it
+    return sqlite3.connect(f"file:{path}?mode=ro&immutable=1", uri=True, isolation_level=None)
+
+
+def _counts(db: sqlite3.Connection) -> tuple[int, int]:
+    games = db.execute("SELECT count(*) FROM games").fetchone()[0]
+    entries = db.execute("SELECT count(*) FROM entries").fetchone()[0]
+    return games, entries
+
+
+def _made(path: Path) -> str:
+    try:
+        when = datetime.strptime(path.name.rsplit("-", 2)[1], _STAMP)
+    except ValueError:
+        return path.name
+    return when.replace(tzinfo=UTC).astimezone().strftime("%Y-%m-%d %H:%M")  # local, for people
+
+
+def _games(n: int) -> str:
+    return f"{n} game" + "s" * (n != 1)
+
+
+def _sync_dir(directory: Path) -> None:
+    fd = os.open(directory, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)

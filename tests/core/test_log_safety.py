@@ -1,0 +1,221 @@
+"""The log against an SD card's ways of losing data, with real SQLite files.
+
+Each corruption is made the way a card makes it (a flipped byte in the WAL, a file cut to
+nothing, another database's WAL beside the log, a smashed page, a deleted file), with the
+WAL captured as a power cut leaves it: the files copied while the log is still open.
+"""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from companion import backup
+from companion.backup import LogLost
+from companion.errors import LogError
+from companion.store import APPLICATION_ID, DamagedGame, GameLog
+
+CONFIG = {"players": ["Anna", "Ben"], "options": {}, "seed": 0}
+
+
+def add(log: GameLog, game_id: int, n: int, start: int = 0, tag: str = "a") -> None:
+    for i in range(start, start + n):
+        log.append(
+            game_id,
+            "event",
+            {"type": "tally.Add", "player": "Anna", "points": 1, "i": i, "tag": tag},
+        )
+
+
+def files(directory: Path) -> dict[str, bytes]:
+    """Every file under `directory` (but SQLite's shared-memory index) with its bytes."""
+    return {
+        str(p.relative_to(directory)): p.read_bytes()
+        for p in sorted(directory.rglob("*"))
+        if p.is_file() and not p.name.endswith("-shm")
+    }
+
+
+def power_cut(src: Path, dst: Path) -> Path:
+    """The data dir as a power cut leaves it: log, WAL and backups copied while still open."""
+    shutil.copytree(src, dst, ignore=shutil.ignore_patterns("*-shm"))
+    return dst / "games.sqlite3"
+
+
+def raw_count(path: Path) -> tuple[int, str]:
+    """Entries SQLite itself shows, and its quick_check, bypassing our checks (on a copy)."""
+    scratch = path.parent.parent / "scratch"
+    shutil.rmtree(scratch, ignore_errors=True)
+    shutil.copytree(path.parent, scratch)
+    db = sqlite3.connect(scratch / path.name)
+    try:
+        return db.execute("SELECT count(*) FROM entries").fetchone()[0], db.execute(
+            "PRAGMA quick_check"
+        ).fetchone()[0]
+    finally:
+        db.close()
+
+
+@pytest.fixture
+def played(tmp_path):
+    """A log whose game has 124 entries, the newest backup made after the first 100 (as the
+    play interval does), still open: its WAL holds every entry."""
+    log = GameLog(tmp_path / "live" / "games.sqlite3")
+    game_id = log.new_game("tally", CONFIG)
+    add(log, game_id, 100)
+    log.backups.make(log._db)
+    add(log, game_id, 24, start=100)
+    yield log, game_id
+    log.close()
+
+
+def test_a_byte_flipped_in_the_wal_is_caught_and_the_backup_restores_it(played, tmp_path):
+    log, game_id = played
+    path = power_cut(log.path.parent, tmp_path / "cut")
+    wal = Path(f"{path}-wal")
+    data = bytearray(wal.read_bytes())
+    data[len(data) * 2 // 5] ^= 0x01  # one bit, two fifths into the WAL
+    wal.write_bytes(bytes(data))
+    kept, check = raw_count(path)
+    assert kept < 100 and check == "ok"  # what SQLite alone shows: fewer entries, "ok"
+    before = files(path.parent)
+    with pytest.raises(LogLost, match=rf"game #{game_id} \(tally\) lost \d+ of 100 entries"):
+        GameLog(path)
+    assert files(path.parent) == before  # refused untouched: the WAL is still there to study
+    done = backup.restore(path)
+    assert done["from"]["entries"] == 100 and Path(done["set_aside"]).is_dir()
+    with GameLog(path) as again:
+        assert len(again.entries(game_id)) == 100
+    aside = Path(done["set_aside"])
+    assert (aside / "games.sqlite3-wal").read_bytes() == bytes(data)  # the damaged one kept
+
+
+def test_a_log_cut_to_nothing_with_its_wal_kept_is_not_replaced(played, tmp_path):
+    log, game_id = played
+    path = power_cut(log.path.parent, tmp_path / "cut")
+    path.write_bytes(b"")
+    before = files(path.parent)
+    with pytest.raises(LogLost, match="write-ahead file"):
+        GameLog(path)
+    assert files(path.parent) == before
+    backup.restore(path)
+    with GameLog(path) as again:
+        assert len(again.entries(game_id)) == 100
+
+
+def test_another_databases_wal_beside_a_good_log_is_caught(tmp_path):
+    good = tmp_path / "good" / "games.sqlite3"
+    with GameLog(good) as log:
+        game_id = log.new_game("tally", CONFIG)
+        add(log, game_id, 30)
+        log.finish(game_id, {"winners": ["Anna"]})  # a finished game is backed up
+    other = GameLog(tmp_path / "other" / "games.sqlite3", backups=False)
+    other_id = other.new_game("tally", CONFIG)
+    add(other, other_id, 12, tag="b")
+    shutil.copy(f"{other.path}-wal", f"{good}-wal")  # beside the good, closed log
+    other.close()
+    kept, check = raw_count(good)
+    assert kept == 12 and check == "ok"  # SQLite alone: the good game silently replaced
+    before = files(good.parent)
+    with pytest.raises(LogLost, match=f"game #{game_id} .* (no longer matches|lost)"):
+        GameLog(good)
+    assert files(good.parent) == before
+    backup.restore(good)
+    with GameLog(good) as again:
+        assert len(again.entries(game_id)) == 30 and again.game(game_id).status == "finished"
+
+
+def test_a_deleted_log_with_backups_beside_it_is_not_silently_started_afresh(played):
+    log, game_id = played
+    log.close()
+    log.path.unlink()
+    with pytest.raises(LogLost, match="missing or empty, but the backup from .* holds 1 game"):
+        GameLog(log.path)
+    assert not log.path.exists()
+    backup.restore(log.path)
+    with GameLog(log.path) as again:
+        assert len(again.entries(game_id)) == 124  # closed cleanly: the backup made on close
+
+
+def test_a_smashed_page_is_refused_and_the_backup_restores_it(played):
+    log, game_id = played
+    log.close()
+    data = bytearray(log.path.read_bytes())
+    data[2 * 4096 : 2 * 4096 + 3000] = b"\xff" * 3000  # the entries table's root page
+    log.path.write_bytes(bytes(data))
+    with pytest.raises(LogError):
+        GameLog(log.path)
+    assert log.path.read_bytes() == bytes(data)
+    backup.restore(log.path)
+    with GameLog(log.path) as again:
+        assert len(again.entries(game_id)) >= 100
+
+
+def test_a_damaged_newest_backup_is_skipped_for_a_sound_older_one(played):
+    log, game_id = played
+    log.backups.make(log._db)
+    newest = log.backups.list()[0]
+    log.close()
+    newest.path.write_bytes(newest.path.read_bytes()[:5000])
+    chosen = log.backups.newest()
+    assert chosen is not None and chosen.path != newest.path and chosen.entries >= 100
+    with GameLog(log.path) as again:
+        assert len(again.entries(game_id)) == 124
+
+
+def test_an_altered_entry_breaks_its_games_hash_chain(played):
+    log, game_id = played
+    log.close()
+    db = sqlite3.connect(log.path)  # a byte changed behind SQLite's back, as a card does
+    db.execute(
+        "UPDATE entries SET payload = replace(payload, '\"points\": 1', '\"points\": 3') "
+        "WHERE game_id = ? AND seq = 7",
+        (game_id,),
+    )
+    db.commit()
+    db.close()
+    with GameLog(log.path) as again, pytest.raises(DamagedGame, match="entry 7 was altered"):
+        again.entries(game_id)
+
+
+def test_backups_rotate_and_keep_the_newest(tmp_path):
+    with GameLog(tmp_path / "games.sqlite3") as log:
+        game_id = log.new_game("tally", CONFIG)
+        for i in range(backup.KEEP + 3):
+            add(log, game_id, 1, start=i)
+            log.backups.make(log._db)
+        copies = log.backups.list()
+    assert len(copies) == backup.KEEP
+    assert copies[0].entries == backup.KEEP + 3 and copies[-1].entries == 4
+
+
+def test_a_file_with_our_mark_but_another_schema_is_refused_unchanged(tmp_path):
+    path = tmp_path / "games.sqlite3"
+    db = sqlite3.connect(path)
+    db.execute("CREATE TABLE games (id INTEGER PRIMARY KEY, name TEXT)")
+    db.execute(f"PRAGMA application_id={APPLICATION_ID}")
+    db.commit()
+    db.close()
+    before = files(tmp_path)
+    with pytest.raises(LogError, match="carries our mark but not our tables"):
+        GameLog(path)
+    assert files(tmp_path) == before  # not even switched to WAL
+
+
+def test_a_log_from_before_the_hash_chain_is_chained_as_it_stands(tmp_path):
+    path = tmp_path / "games.sqlite3"
+    with GameLog(path, backups=False) as log:
+        game_id = log.new_game("tally", CONFIG)
+        add(log, game_id, 5)
+    db = sqlite3.connect(path)  # as an older build left it: no chain, no set-aside table
+    db.execute("ALTER TABLE entries DROP COLUMN chain")
+    db.execute("DROP TABLE set_aside")
+    db.commit()
+    db.close()
+    with GameLog(path) as log:
+        assert [e.payload["i"] for e in log.entries(game_id)] == list(range(5))
+        add(log, game_id, 1, start=5)
+        assert len(log.entries(game_id)) == 6
