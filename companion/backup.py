@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from companion.errors import LogError
+from companion.errors import LogError, UsageError
 
 KEEP = 6  # copies kept; older ones are deleted as new ones are made
 PLAY_INTERVAL = 180.0  # seconds of play between copies
@@ -231,8 +231,11 @@ def restore(log_path: Path, source: Path | None = None) -> dict:
             raise LogError(f"no sound backup of {log_path} to restore")
     else:
         if not Path(source).is_file():
-            raise LogError(f"no such backup: {source}")
-        chosen = describe(Path(source))
+            raise UsageError(f"no such backup: {source}")
+        try:
+            chosen = describe(Path(source))
+        except LogError as exc:
+            raise UsageError(f"{source} cannot be restored: {exc}") from None
     log_path.parent.mkdir(parents=True, exist_ok=True)
     staged = log_path.with_name(log_path.name + ".restoring")
     src = _read_only(chosen.path)

@@ -4,6 +4,7 @@ companion run [--simulate] [--screenshot PATH]    the touchscreen app
 companion games                                   the games and their tools (JSON)
 companion replay LOG [--game ID]                  re-apply a game log, print the state
 companion doctor [--json]                         self-test of every part
+companion restore [--list] [--from FILE]          put a backup of the game log back (JSON)
 companion vision calibrate|classify ...           the camera's colour classifier
 companion <tool> <game> ...                       a game's tool: odds, score, solve, demo
 """
@@ -57,6 +58,15 @@ def _parser() -> _Parser:
     rp = sub.add_parser("replay", help="re-apply a saved game log and print the final state")
     rp.add_argument("log", help="a game log (.sqlite3) or an exported JSON log")
     rp.add_argument("--game", type=int, help="which game in the log (default: the latest)")
+
+    rs = sub.add_parser(
+        "restore",
+        help="put the newest backup of the game log in place (the log it replaces is set "
+        "aside, never deleted) and print what was done as JSON; stop the app first",
+    )
+    rs.add_argument("--list", action="store_true", help="list the backups as JSON, change nothing")
+    rs.add_argument("--from", dest="source", metavar="FILE", help="restore this backup instead")
+    _data_dir_arg(rs)
 
     doc = sub.add_parser("doctor", help="check every configured part and print a table")
     doc.add_argument("--json", action="store_true", help="print the results as JSON")
@@ -179,13 +189,31 @@ def _cmd_doctor(args) -> int:
     return run_doctor(args)
 
 
+def _cmd_restore(args) -> int:
+    from companion import backup, paths
+
+    log = paths.log_path(paths.data_dir(args.data_dir))
+    if args.list:
+        out = {"log": str(log), "backups": [b.as_json() for b in backup.Backups(log).list()]}
+    else:
+        out = backup.restore(log, Path(args.source) if args.source else None)
+    print(json.dumps(out, indent=2))
+    return 0
+
+
 def _cmd_run(args) -> int:
     from companion.ui.launch import launch
 
     return launch(args)
 
 
-_COMMANDS = {"games": _cmd_games, "replay": _cmd_replay, "doctor": _cmd_doctor, "run": _cmd_run}
+_COMMANDS = {
+    "games": _cmd_games,
+    "replay": _cmd_replay,
+    "doctor": _cmd_doctor,
+    "restore": _cmd_restore,
+    "run": _cmd_run,
+}
 _FIXED = set(_COMMANDS) | {"help"}
 
 

@@ -219,3 +219,32 @@ def test_a_log_from_before_the_hash_chain_is_chained_as_it_stands(tmp_path):
         assert [e.payload["i"] for e in log.entries(game_id)] == list(range(5))
         add(log, game_id, 1, start=5)
         assert len(log.entries(game_id)) == 6
+
+
+def test_companion_restore_lists_restores_and_explains_in_one_line(played, capsys):
+    import json
+
+    from companion.cli import main
+
+    log, game_id = played
+    log.close()
+    data_dir = str(log.path.parent)
+    assert main(["restore", "--list", "--data-dir", data_dir]) == 0
+    listed = json.loads(capsys.readouterr().out)
+    assert listed["log"] == str(log.path)
+    assert [b["entries"] for b in listed["backups"]] == [124, 100]  # newest first
+    assert main(["restore", "--from", listed["backups"][1]["path"], "--data-dir", data_dir]) == 0
+    done = json.loads(capsys.readouterr().out)
+    assert done["from"]["entries"] == 100 and Path(done["set_aside"], "games.sqlite3").is_file()
+    with GameLog(log.path) as again:
+        assert len(again.entries(game_id)) == 100
+    for argv, code, said in [
+        (["--from", str(log.path.parent / "nope.sqlite3")], 2, "no such backup"),
+        (["--from", __file__], 2, "cannot be restored"),
+    ]:
+        assert main(["restore", *argv, "--data-dir", data_dir]) == code
+        err = capsys.readouterr().err
+        assert said in err and len(err.strip().splitlines()) == 1
+    empty = log.path.parent / "empty"
+    assert main(["restore", "--data-dir", str(empty)]) == 1
+    assert capsys.readouterr().err.startswith("companion: error: no sound backup")
