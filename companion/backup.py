@@ -88,7 +88,7 @@ class Backups:
         if newest is not None and newest.games:
             raise LogLost(
                 f"{path} is missing or empty, but the backup from {newest.made} holds "
-                f"{_games(newest.games)}. Nothing was changed.",
+                f"{count_games(newest.games)}. Nothing was changed.",
                 newest,
             )
 
@@ -272,7 +272,7 @@ def _made(path: Path) -> str:
     return when.replace(tzinfo=UTC).astimezone().strftime("%Y-%m-%d %H:%M")  # local, for people
 
 
-def _games(n: int) -> str:
+def count_games(n: int) -> str:
     return f"{n} game" + "s" * (n != 1)
 
 
