@@ -214,8 +214,10 @@ def set_aside(log_path: Path) -> Path | None:
         return None
     stamp = datetime.now(UTC)
     dest = log_path.parent / "set-aside" / f"{stamp.strftime(_STAMP)}-{stamp.microsecond:06d}Z"
-    (dest / "backups").mkdir(parents=True)
+    dest.mkdir(parents=True)
     for p in moving:
+        if p.parent == copies.dir:
+            (dest / "backups").mkdir(exist_ok=True)
         shutil.move(str(p), dest / ("backups" if p.parent == copies.dir else "") / p.name)
     _sync_dir(log_path.parent)
     return dest

@@ -193,6 +193,13 @@ class GameLog:
             (game_id, reason, _now()),
         )
 
+    def players_of(self, game_id: int) -> str:
+        """The players' names for a message ("" if the game's set-up cannot be read)."""
+        try:
+            return ", ".join(self.game(game_id).config.get("players", ()))
+        except (DamagedGame, AttributeError, TypeError):
+            return ""
+
     def set_aside_games(self) -> dict[int, str]:
         return dict(self._db.execute("SELECT game_id, reason FROM set_aside ORDER BY game_id"))
 

@@ -42,9 +42,10 @@ class AppContext:
             ctx.notices.append(warning)
         for game_id, name, why in log.set_aside_damaged():  # one damaged game never stops the box
             title = next((g.title for g in games.CATALOGUE if g.name == name), name)
+            players = log.players_of(game_id)
             ctx.set_aside.append(
-                f"{title} game #{game_id} could not be resumed: {why}. "
-                "It was set aside and stays in the log."
+                f"{title} game #{game_id}{f' ({players})' if players else ''} could not be "
+                f"resumed: {why}. It was set aside and stays in the log."
             )
         ctx.notices += ctx.set_aside
         return ctx

@@ -81,6 +81,9 @@ def launch(args) -> int:
     if ctx.set_aside:
         from companion.ui.problem import show_notice
 
+        for line in ctx.set_aside:
+            print(f"companion: warning: {line}", file=sys.stderr, flush=True)
+
         Clock.schedule_once(lambda _dt: show_notice(ctx.set_aside), 0)
     if simulate and ctx.table is not None:
         from companion.ui.camera_link import SimulatedTray

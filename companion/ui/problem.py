@@ -145,7 +145,7 @@ class ProblemApp(App):
 
 def show_notice(lines: list[str]) -> ModalView:
     """A message over the app that stays until someone taps OK (e.g. a game set aside)."""
-    view = ModalView(size_hint=(0.9, 0.8), auto_dismiss=False)
+    view = ModalView(size_hint=(0.9, 0.6), auto_dismiss=False)
     box = BoxLayout(orientation="vertical", padding=dp(16), spacing=dp(10))
     with box.canvas.before:
         Color(*colours.PANEL)

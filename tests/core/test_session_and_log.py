@@ -216,7 +216,8 @@ def test_a_broken_entry_sets_its_unfinished_game_aside_and_the_box_starts(tmp_pa
     try:
         assert ctx.log.unfinished() is None  # nothing to resume: the box starts at home
         assert ctx.set_aside == [
-            f"tally game #{broken.game_id} could not be resumed: entry 2 is unreadable. "
+            f"tally game #{broken.game_id} (Anna, Ben) could not be resumed: "
+            "entry 2 is unreadable. "
             "It was set aside and stays in the log."
         ]
         assert ctx.set_aside[0] in ctx.notices

@@ -52,7 +52,8 @@ class Service:
         )
         self.err: list[str] = []
         self.said = threading.Event()
-        threading.Thread(target=self._read, daemon=True).start()
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
 
     def _read(self) -> None:
         for line in self.proc.stderr:
@@ -63,7 +64,9 @@ class Service:
     def stop(self) -> int:
         self.proc.send_signal(signal.SIGTERM)
         try:
-            return self.proc.wait(timeout=20)
+            code = self.proc.wait(timeout=20)
+            self.reader.join(timeout=10)  # every line of stderr read
+            return code
         finally:
             self.sock.close()
 
@@ -115,6 +118,10 @@ def test_a_broken_entry_in_the_unfinished_game_no_longer_stops_the_box(tmp_path)
         ready = messages(service.sock, "READY=1", timeout=40)
         assert any("READY=1" in m for m in ready), (ready, service.err, service.proc.poll())
         assert service.stop() == 0, service.err
+        assert (
+            "companion: warning: Color Milk game #1 (Anna, Ben, Chloe) could not be resumed: "
+            "entry 1 is unreadable. It was set aside and stays in the log."
+        ) in service.err
     finally:
         service.kill()
     with GameLog(path) as log:
