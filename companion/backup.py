@@ -20,6 +20,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from companion.errors import LogError, UsageError
+from companion.log_checks import check_header, check_sound
 
 KEEP = 6  # copies kept; older ones are deleted as new ones are made
 PLAY_INTERVAL = 180.0  # seconds of play between copies
@@ -149,12 +150,10 @@ def copy_into(src: sqlite3.Connection, final: Path) -> None:
 
 def describe(path: Path) -> BackupInfo:
     """What a copy holds; LogError if it is not a sound game log."""
-    from companion import store
-
-    store.check_header(path)
+    check_header(path)
     db = _read_only(path)
     try:
-        if store.check_sound(db, path) != "ok":
+        if check_sound(db, path) != "ok":
             raise LogError(f"{path} holds no game log")
         games, entries = _counts(db)
     except sqlite3.DatabaseError as exc:

@@ -7,7 +7,6 @@ history stays whole for statistics and for replays.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import sqlite3
@@ -18,6 +17,15 @@ from pathlib import Path
 from typing import Any
 
 from companion.errors import LogError
+from companion.log_checks import (
+    DamagedGame,
+    add_integrity,
+    chain_link,
+    check_header,
+    check_sound,
+    decoded,
+    entry_payload,
+)
 
 APPLICATION_ID = 0x54434D50  # "TCMP", stored in the SQLite header to recognise our files
 SCHEMA_VERSION = 1
@@ -92,22 +100,6 @@ def effective_events(entries) -> list[dict[str, Any]]:
     return fold_entries(entries)[0]
 
 
-class DamagedGame(LogError):
-    """One game's rows cannot be read back (a flipped byte, a torn write). The rest of the
-    log is sound; the game stays in the file and can be set aside."""
-
-    def __init__(self, game_id: int, why: str) -> None:
-        super().__init__(f"game #{game_id}: {why}")
-        self.game_id, self.why = game_id, why
-
-
-REQUIRED_COLUMNS = {
-    "games": {"id", "game", "config", "started", "finished", "status", "result"},
-    "entries": {"game_id", "seq", "kind", "payload", "at"},
-    "timers": {"game_id", "key", "remaining", "paused"},
-}
-
-
 class GameLog:
     """One SQLite file holding every game played on this box."""
 
@@ -133,7 +125,7 @@ class GameLog:
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=FULL")
             db.execute("PRAGMA foreign_keys=ON")
-            _add_integrity(db)
+            add_integrity(db)
             return db
         except sqlite3.DatabaseError as exc:
             raise LogError(
@@ -265,7 +257,7 @@ class GameLog:
         for expected, (seq, kind, text, chain) in enumerate(rows, start=1):
             if seq != expected:
                 raise DamagedGame(game_id, f"entry {expected} is missing")
-            payload = _payload(game_id, seq, kind, text)
+            payload = entry_payload(game_id, seq, kind, text)
             link = chain_link(prev, game_id, seq, kind, text)
             if chain is not None and chain != link:
                 raise DamagedGame(game_id, f"entry {seq} was altered after it was written")
@@ -326,23 +318,6 @@ class GameLog:
         return doc
 
 
-def chain_link(prev: str, game_id: int, seq: int, kind: str, text: str | None) -> str:
-    """One link of a game's hash chain: each entry's link covers every entry before it, so a
-    lost, reordered or altered entry shows, and a backup's last link vouches for the lot."""
-    data = f"{prev}|{game_id}|{seq}|{kind}|{'-' if text is None else '+' + text}"
-    return hashlib.sha256(data.encode()).hexdigest()[:32]
-
-
-def _payload(game_id: int, seq: int, kind: str, text: str | None) -> dict[str, Any] | None:
-    try:
-        payload = None if text is None else json.loads(text)
-    except ValueError:
-        payload = ...
-    if kind not in ("event", "undo", "redo") or (kind == "event") != isinstance(payload, dict):
-        raise DamagedGame(game_id, f"entry {seq} is unreadable")
-    return payload
-
-
 def _inspect(path: Path, backups=None) -> None:
     """Decide whether `path` is a sound game log of ours, through a read-only connection, so
     that a file we refuse is left byte for byte as it was. Raises LogError."""
@@ -366,74 +341,6 @@ def _inspect(path: Path, backups=None) -> None:
         raise LogError(
             f"{path} cannot be read as a game log ({exc}); it was left untouched."
         ) from None
-
-
-def check_header(path: Path) -> None:
-    with open(path, "rb") as f:
-        header = f.read(16)
-    if header != b"SQLite format 3\x00":
-        raise LogError(
-            f"{path} is not a Table Companion game log (not an SQLite file); "
-            "it was left untouched. Move it away or choose another --data-dir."
-        )
-
-
-def check_sound(db: sqlite3.Connection, path: Path) -> str:
-    """Raise LogError unless `db` is a sound log of ours; "empty" for a file with no tables
-    and no mark at all, else "ok". Only reads."""
-    if db.execute("PRAGMA application_id").fetchone()[0] != APPLICATION_ID:
-        if db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0] == 0:
-            return "empty"
-        raise LogError(
-            f"{path} is an SQLite file of another program; it was left untouched. "
-            "Choose another --data-dir."
-        )
-    if db.execute("PRAGMA user_version").fetchone()[0] > SCHEMA_VERSION:
-        raise LogError(f"{path} was written by a newer Table Companion; update the app.")
-    if gaps := _schema_gaps(db):
-        raise LogError(
-            f"{path} carries our mark but not our tables ({gaps}); it was left untouched."
-        )
-    check = db.execute("PRAGMA quick_check").fetchone()[0]
-    if check != "ok":
-        raise LogError(f"{path} is damaged ({check}); it was left untouched.")
-    return "ok"
-
-
-def _schema_gaps(db: sqlite3.Connection) -> str:
-    gaps = []
-    for table, wanted in REQUIRED_COLUMNS.items():
-        have = {row[1] for row in db.execute(f"PRAGMA table_info({table})")}
-        if missing := sorted(wanted - have):
-            gaps.append(f"{table}: no {', '.join(missing)}" if have else f"no table {table}")
-    return "; ".join(gaps)
-
-
-def _add_integrity(db: sqlite3.Connection) -> None:
-    """Additive step for logs made before integrity checks: a hash chain over each game's
-    entries (existing entries are chained as they stand) and the list of games set aside."""
-    chained = any(row[1] == "chain" for row in db.execute("PRAGMA table_info(entries)"))
-    aside = db.execute("SELECT 1 FROM sqlite_master WHERE name = 'set_aside'").fetchone()
-    if chained and aside:
-        return
-    with _transaction(db):
-        if not chained:
-            db.execute("ALTER TABLE entries ADD COLUMN chain TEXT")
-            prev: dict[int, str] = {}
-            rows = db.execute(
-                "SELECT game_id, seq, kind, payload FROM entries ORDER BY game_id, seq"
-            ).fetchall()
-            for game_id, seq, kind, text in rows:
-                prev[game_id] = chain_link(prev.get(game_id, ""), game_id, seq, kind, text)
-                db.execute(
-                    "UPDATE entries SET chain = ? WHERE game_id = ? AND seq = ?",
-                    (prev[game_id], game_id, seq),
-                )
-        if not aside:
-            db.execute(
-                "CREATE TABLE set_aside (game_id INTEGER PRIMARY KEY REFERENCES games(id), "
-                "reason TEXT NOT NULL, at TEXT NOT NULL)"
-            )
 
 
 def _connect(path: Path) -> sqlite3.Connection:
@@ -486,19 +393,12 @@ def _record(row) -> GameRecord:
     return GameRecord(
         gid,
         game,
-        _decoded(gid, config, "set-up"),
+        decoded(gid, config, "set-up"),
         started,
         finished,
         status,
-        _decoded(gid, result, "result") if result else None,
+        decoded(gid, result, "result") if result else None,
     )
-
-
-def _decoded(game_id: int, text: str, what: str) -> dict[str, Any]:
-    try:
-        return json.loads(text)
-    except ValueError:
-        raise DamagedGame(game_id, f"its {what} is unreadable") from None
 
 
 def iter_entries(doc: dict[str, Any]) -> Iterator[Entry]:
