@@ -11,6 +11,8 @@ copy holds is refused, untouched, and a restore is offered (`companion restore`)
 
 from __future__ import annotations
 
+import fcntl
+import logging
 import os
 import shutil
 import sqlite3
@@ -21,6 +23,8 @@ from pathlib import Path
 
 from companion.errors import LogError, UsageError
 from companion.log_checks import check_header, check_sound
+
+log = logging.getLogger(__name__)
 
 KEEP = 6  # copies kept; older ones are deleted as new ones are made
 PLAY_INTERVAL = 180.0  # seconds of play between copies
@@ -59,6 +63,20 @@ class Backups:
         self.dir = self.log_path.parent / "backups"
         self.pattern = f"{self.log_path.stem}-[0-9]*Z.sqlite3"
         self._last_made = time.monotonic()
+        self._held: int | None = None
+
+    # in use ---------------------------------------------------------------------------
+    def hold(self) -> None:
+        """Mark the log as in use (a shared lock on its folder) so that a restore or a set
+        aside from another process refuses instead of pulling it away."""
+        if self._held is None:
+            self._held = os.open(self.log_path.parent, os.O_RDONLY)
+            fcntl.flock(self._held, fcntl.LOCK_SH)
+
+    def release(self) -> None:
+        if self._held is not None:
+            os.close(self._held)  # drops the lock
+            self._held = None
 
     # reading ----------------------------------------------------------------------------
     def list(self) -> list[BackupInfo]:
@@ -113,11 +131,19 @@ class Backups:
         games, entries = _counts(db)
         newest = self.newest()
         if games and (newest is None or (newest.games, newest.entries) != (games, entries)):
-            self.make(db)
+            self.make_quietly(db)
 
     def during_play(self, db: sqlite3.Connection) -> None:
         if time.monotonic() - self._last_made >= PLAY_INTERVAL:
+            self.make_quietly(db)
+
+    def make_quietly(self, db: sqlite3.Connection) -> None:
+        """A copy that cannot be made (a full card) must never stop the game in play."""
+        try:
             self.make(db)
+        except (OSError, sqlite3.Error) as exc:
+            self._last_made = time.monotonic()  # try again after the next interval
+            log.warning("no backup of %s made: %s", self.log_path, exc)
 
     def make(self, db: sqlite3.Connection) -> Path:
         """Copy the live log (online backup API) to a new file, then drop the oldest copies."""
@@ -206,6 +232,11 @@ def set_aside(log_path: Path) -> Path | None:
     """Move the log, its WAL and its backups into `set-aside/<time>/` (kept, never deleted),
     so the next start makes a fresh log. Returns that folder, or None if there was nothing."""
     log_path = Path(log_path)
+    with _not_in_use(log_path):
+        return _move_aside(log_path)
+
+
+def _move_aside(log_path: Path) -> Path | None:
     copies = Backups(log_path)
     moving = [p for p in (log_path, Path(f"{log_path}-wal"), Path(f"{log_path}-shm")) if p.exists()]
     moving += sorted(copies.dir.glob(copies.pattern))
@@ -239,19 +270,41 @@ def restore(log_path: Path, source: Path | None = None) -> dict:
             raise UsageError(f"{source} cannot be restored: {exc}") from None
     log_path.parent.mkdir(parents=True, exist_ok=True)
     staged = log_path.with_name(log_path.name + ".restoring")
-    src = _read_only(chosen.path)
-    try:
-        copy_into(src, staged)
-    finally:
-        src.close()
-    aside = set_aside(log_path)
-    os.replace(staged, log_path)
-    _sync_dir(log_path.parent)
+    with _not_in_use(log_path):
+        src = _read_only(chosen.path)
+        try:
+            copy_into(src, staged)
+        finally:
+            src.close()
+        aside = _move_aside(log_path)
+        os.replace(staged, log_path)
+        _sync_dir(log_path.parent)
     return {
         "restored": str(log_path),
         "from": chosen.as_json(),
         "set_aside": str(aside) if aside else None,
     }
+
+
+class _not_in_use:
+    """Hold the log's folder exclusively, or refuse if the app has the log open."""
+
+    def __init__(self, log_path: Path) -> None:
+        self.folder = Path(log_path).parent
+
+    def __enter__(self):
+        self.fd = os.open(self.folder, os.O_RDONLY)
+        try:
+            fcntl.flock(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(self.fd)
+            raise LogError(
+                f"the game log in {self.folder} is in use: stop the app first "
+                "(sudo systemctl stop companion)"
+            ) from None
+
+    def __exit__(self, *exc):
+        os.close(self.fd)
 
 
 def _read_only(path: Path) -> sqlite3.Connection:

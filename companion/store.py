@@ -111,6 +111,7 @@ class GameLog:
         self.backups = backup.Backups(self.path) if backups else None
         self._db = self._open(self.path, self.backups)
         if self.backups is not None:
+            self.backups.hold()
             self.backups.catch_up(self._db)
 
     @staticmethod
@@ -135,10 +136,14 @@ class GameLog:
     def close(self) -> None:
         if self._db is None:
             return
-        if self.backups is not None:
-            self.backups.catch_up(self._db)  # the box is being switched off: copy the latest
-        self._db.close()
-        self._db = None
+        try:
+            if self.backups is not None:
+                self.backups.catch_up(self._db)  # the box is being switched off: copy the latest
+        finally:
+            if self.backups is not None:
+                self.backups.release()
+            self._db.close()
+            self._db = None
 
     def __enter__(self) -> GameLog:
         return self
@@ -218,7 +223,7 @@ class GameLog:
             (status, _now(), json.dumps(result, sort_keys=True), game_id),
         )
         if self.backups is not None:
-            self.backups.make(self._db)  # after each finished game
+            self.backups.make_quietly(self._db)  # after each finished game
 
     def reopen(self, game_id: int) -> None:
         """An undo past the end of a game makes it active again."""

@@ -250,3 +250,37 @@ def test_companion_restore_lists_restores_and_explains_in_one_line(played, capsy
     empty = log.path.parent / "empty"
     assert main(["restore", "--data-dir", str(empty)]) == 1
     assert capsys.readouterr().err.startswith("companion: error: no sound backup")
+
+
+def test_a_finished_game_and_minutes_of_play_are_backed_up(tmp_path, monkeypatch):
+    with GameLog(tmp_path / "games.sqlite3") as log:
+        game_id = log.new_game("tally", CONFIG)
+        add(log, game_id, 3)
+        assert log.backups.list() == []  # within the play interval: no copy yet
+        monkeypatch.setattr(backup, "PLAY_INTERVAL", 0.0)  # the interval has passed
+        add(log, game_id, 1, start=3)
+        assert [b.entries for b in log.backups.list()] == [4]
+        monkeypatch.setattr(backup, "PLAY_INTERVAL", 3600.0)
+        add(log, game_id, 1, start=4)
+        log.finish(game_id, {"winners": ["Anna"]})
+        assert [b.entries for b in log.backups.list()] == [5, 4]
+
+
+def test_a_backup_that_cannot_be_made_never_stops_play(tmp_path):
+    with GameLog(tmp_path / "games.sqlite3") as log:
+        (tmp_path / "backups").write_text("a file where the folder should be")
+        game_id = log.new_game("tally", CONFIG)
+        add(log, game_id, 2)
+        log.finish(game_id, {"winners": ["Anna"]})  # the copy fails; the game is recorded
+        assert log.game(game_id).status == "finished" and len(log.entries(game_id)) == 2
+
+
+def test_restore_refuses_while_the_app_has_the_log_open(played):
+    log, game_id = played
+    with pytest.raises(LogError, match="in use: stop the app first"):
+        backup.restore(log.path)
+    with pytest.raises(LogError, match="in use"):
+        backup.set_aside(log.path)
+    assert len(log.entries(game_id)) == 124  # nothing was pulled away
+    log.close()
+    assert backup.restore(log.path)["from"]["entries"] == 124
