@@ -64,6 +64,7 @@ class Backups:
         self.pattern = f"{self.log_path.stem}-[0-9]*Z.sqlite3"
         self._last_made = time.monotonic()
         self._held: int | None = None
+        self._newest: BackupInfo | None = None
 
     # in use ---------------------------------------------------------------------------
     def hold(self) -> None:
@@ -81,17 +82,21 @@ class Backups:
     # reading ----------------------------------------------------------------------------
     def list(self) -> list[BackupInfo]:
         """Sound copies, newest first (a copy that fails its own checks is skipped)."""
-        found = []
-        for path in sorted(self.dir.glob(self.pattern), reverse=True):
-            try:
-                found.append(describe(path))
-            except LogError:
-                continue
-        return found
+        return list(self._sound())
 
     def newest(self) -> BackupInfo | None:
-        copies = self.list()
-        return copies[0] if copies else None
+        """The newest copy that opens as a log of ours. Looked up once (without a full page
+        check, which costs as much as the log's own), then known from the copies made."""
+        if self._newest is None:
+            self._newest = next(self._sound(thorough=False), None)
+        return self._newest
+
+    def _sound(self, thorough: bool = True):
+        for path in sorted(self.dir.glob(self.pattern), reverse=True):
+            try:
+                yield describe(path, thorough)
+            except LogError:
+                continue
 
     # checks on open -----------------------------------------------------------------------
     def refuse_if_log_lost(self, path: Path) -> None:
@@ -115,7 +120,11 @@ class Backups:
         newest = self.newest()
         if newest is None:
             return
-        lost = missing_from(db, newest.path)
+        try:
+            lost = missing_from(db, newest.path)
+        except LogError:  # that copy turned out damaged: the next older one speaks
+            self._newest = next(self._sound(thorough=True), None)
+            return self.refuse_if_entries_lost(db) if self._newest else None
         if lost:
             more = f" (and {len(lost) - 3} more)" if len(lost) > 3 else ""
             raise LogLost(
@@ -152,6 +161,7 @@ class Backups:
         name = f"{self.log_path.stem}-{stamp.strftime(_STAMP)}-{stamp.microsecond:06d}Z.sqlite3"
         final = self.dir / name
         copy_into(db, final)
+        self._newest = BackupInfo(final, _made(final), *_counts(db))
         self._last_made = time.monotonic()
         for old in sorted(self.dir.glob(self.pattern), reverse=True)[KEEP:]:
             old.unlink(missing_ok=True)
@@ -174,12 +184,13 @@ def copy_into(src: sqlite3.Connection, final: Path) -> None:
     _sync_dir(final.parent)
 
 
-def describe(path: Path) -> BackupInfo:
-    """What a copy holds; LogError if it is not a sound game log."""
+def describe(path: Path, thorough: bool = True) -> BackupInfo:
+    """What a copy holds; LogError if it is not a sound game log (every page checked unless
+    not `thorough`: then only its header, mark and tables)."""
     check_header(path)
     db = _read_only(path)
     try:
-        if check_sound(db, path) != "ok":
+        if check_sound(db, path, quick_check=thorough) != "ok":
             raise LogError(f"{path} holds no game log")
         games, entries = _counts(db)
     except sqlite3.DatabaseError as exc:
@@ -194,7 +205,12 @@ def missing_from(db: sqlite3.Connection, backup: Path) -> list[str]:
     copy = _read_only(backup)
     try:
         held = copy.execute("SELECT id, game, started FROM games ORDER BY id").fetchall()
-        heads = {g: (n, c) for g, n, c in copy.execute(_HEADS)}
+        heads = {
+            game_id: copy.execute(_HEAD, (game_id,)).fetchone() or (0, None)
+            for game_id, _name, _started in held
+        }
+    except sqlite3.DatabaseError as exc:
+        raise LogError(f"{backup} cannot be read ({exc})") from None
     finally:
         copy.close()
     have = {
@@ -206,7 +222,7 @@ def missing_from(db: sqlite3.Connection, backup: Path) -> list[str]:
         if have.get(game_id) != (name, started):
             lost.append(f"game #{game_id} ({name}, started {started}) is gone")
             continue
-        count, link = heads.get(game_id, (0, None))
+        count, link = heads[game_id]
         if not count:
             continue
         row = db.execute(
@@ -224,8 +240,8 @@ def missing_from(db: sqlite3.Connection, backup: Path) -> list[str]:
     return lost
 
 
-# the last entry of each game and its chain link (SQLite takes the bare column from the max row)
-_HEADS = "SELECT game_id, MAX(seq), chain FROM entries GROUP BY game_id"
+# a game's last entry and its chain link, found through the (game_id, seq) key
+_HEAD = "SELECT seq, chain FROM entries WHERE game_id = ? ORDER BY seq DESC LIMIT 1"
 
 
 def set_aside(log_path: Path) -> Path | None:
@@ -258,7 +274,7 @@ def restore(log_path: Path, source: Path | None = None) -> dict:
     log it replaces is set aside first. Returns what was done, as JSON-ready values."""
     log_path = Path(log_path)
     if source is None:
-        chosen = Backups(log_path).newest()
+        chosen = next(iter(Backups(log_path).list()), None)
         if chosen is None:
             raise LogError(f"no sound backup of {log_path} to restore")
     else:

@@ -50,7 +50,7 @@ def problem_for(exc: Exception, log_path: Path) -> Problem:
             False,
         )
     if isinstance(exc, LogError):
-        newest = exc.backup if isinstance(exc, LogLost) else backup.Backups(log_path).newest()
+        newest = next(iter(backup.Backups(log_path).list()), None)  # every page checked
         lost = isinstance(exc, LogLost)
         return Problem(
             "The game log has lost games" if lost else "The game log cannot be read",
