@@ -61,7 +61,9 @@ class Backups:
     def __init__(self, log_path: Path) -> None:
         self.log_path = Path(log_path)
         self.dir = self.log_path.parent / "backups"
-        self.pattern = f"{self.log_path.stem}-[0-9]*Z.sqlite3"
+        # games-<number>-<UTC time>Z.sqlite3: ordered by number, since a Pi without network
+        # has no trustworthy clock
+        self.pattern = f"{self.log_path.stem}-{'[0-9]' * 8}-*Z.sqlite3"
         self._last_made = time.monotonic()
         self._held: int | None = None
         self._newest: BackupInfo | None = None
@@ -92,7 +94,7 @@ class Backups:
         return self._newest
 
     def _sound(self, thorough: bool = True):
-        for path in sorted(self.dir.glob(self.pattern), reverse=True):
+        for path in self.paths()[::-1]:
             try:
                 yield describe(path, thorough)
             except LogError:
@@ -157,15 +159,20 @@ class Backups:
     def make(self, db: sqlite3.Connection) -> Path:
         """Copy the live log (online backup API) to a new file, then drop the oldest copies."""
         self.dir.mkdir(parents=True, exist_ok=True)
-        stamp = datetime.now(UTC)
-        name = f"{self.log_path.stem}-{stamp.strftime(_STAMP)}-{stamp.microsecond:06d}Z.sqlite3"
-        final = self.dir / name
+        held = self.paths()
+        number = int(held[-1].name.split("-")[-2]) + 1 if held else 1
+        stamp = datetime.now(UTC).strftime(_STAMP)
+        final = self.dir / f"{self.log_path.stem}-{number:08d}-{stamp}Z.sqlite3"
         copy_into(db, final)
         self._newest = BackupInfo(final, _made(final), *_counts(db))
         self._last_made = time.monotonic()
-        for old in sorted(self.dir.glob(self.pattern), reverse=True)[KEEP:]:
+        for old in [*held, final][:-KEEP]:
             old.unlink(missing_ok=True)
         return final
+
+    def paths(self) -> list[Path]:
+        """Every copy's file, oldest first."""
+        return sorted(self.dir.glob(self.pattern))
 
 
 def copy_into(src: sqlite3.Connection, final: Path) -> None:
@@ -255,7 +262,7 @@ def set_aside(log_path: Path) -> Path | None:
 def _move_aside(log_path: Path) -> Path | None:
     copies = Backups(log_path)
     moving = [p for p in (log_path, Path(f"{log_path}-wal"), Path(f"{log_path}-shm")) if p.exists()]
-    moving += sorted(copies.dir.glob(copies.pattern))
+    moving += copies.paths()
     if not moving:
         return None
     stamp = datetime.now(UTC)
@@ -336,7 +343,7 @@ def _counts(db: sqlite3.Connection) -> tuple[int, int]:
 
 def _made(path: Path) -> str:
     try:
-        when = datetime.strptime(path.name.rsplit("-", 2)[1], _STAMP)
+        when = datetime.strptime(path.name.rsplit("-", 1)[1][:15], _STAMP)
     except ValueError:
         return path.name
     return when.replace(tzinfo=UTC).astimezone().strftime("%Y-%m-%d %H:%M")  # local, for people

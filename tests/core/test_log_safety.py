@@ -287,3 +287,28 @@ def test_restore_refuses_while_the_app_has_the_log_open(played):
     assert len(log.entries(game_id)) == 124  # nothing was pulled away
     log.close()
     assert backup.restore(log.path)["from"]["entries"] == 124
+
+
+def test_backups_are_ordered_by_number_when_the_clock_goes_back(tmp_path, monkeypatch):
+    """A Pi without network has no real-time clock: its time can jump backwards."""
+    from datetime import UTC, datetime
+
+    times = iter(datetime(2026, 11, 24, 12 - i, tzinfo=UTC) for i in range(backup.KEEP + 2))
+
+    class BackwardsClock(datetime):
+        @classmethod
+        def now(cls, tz=None):
+            return next(times)
+
+    monkeypatch.setattr(backup, "datetime", BackwardsClock)
+    with GameLog(tmp_path / "games.sqlite3", backups=False) as log:
+        game_id = log.new_game("tally", CONFIG)
+        copies = backup.Backups(log.path)
+        for i in range(backup.KEEP + 2):
+            add(log, game_id, 1, start=i)
+            copies.make(log._db)
+    listed = backup.Backups(log.path).list()
+    assert [b.entries for b in listed] == list(range(backup.KEEP + 2, 2, -1))
+    assert listed[0].made.startswith("2026-11-24") and listed[0].path.name.startswith(
+        "games-00000008-"
+    )
