@@ -16,6 +16,7 @@ import logging
 import os
 import shutil
 import sqlite3
+import threading
 import time
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -67,6 +68,11 @@ class Backups:
         self._last_made = time.monotonic()
         self._held: int | None = None
         self._newest: BackupInfo | None = None
+        self._making = threading.Lock()  # one copy at a time
+        self._state = threading.Lock()  # guards the two events below together
+        self._wanted, self._idle = threading.Event(), threading.Event()
+        self._idle.set()
+        self._worker: threading.Thread | None = None
 
     # in use ---------------------------------------------------------------------------
     def hold(self) -> None:
@@ -136,59 +142,114 @@ class Backups:
             )
 
     # making copies ------------------------------------------------------------------------
-    def catch_up(self, db: sqlite3.Connection) -> None:
-        """A log that holds more than its newest copy (or has none yet) is copied at once:
-        on open and on close."""
+    def behind(self, db: sqlite3.Connection) -> bool:
+        """Whether the log holds more than its newest copy (or has games and no copy)."""
         games, entries = _counts(db)
         newest = self.newest()
-        if games and (newest is None or (newest.games, newest.entries) != (games, entries)):
-            self.make_quietly(db)
+        return bool(games) and (
+            newest is None or (newest.games, newest.entries) != (games, entries)
+        )
 
-    def during_play(self, db: sqlite3.Connection) -> None:
+    def catch_up(self, db: sqlite3.Connection) -> None:
+        """On close: wait for a copy under way, then copy the log if it is still ahead."""
+        self.stop()
+        if self.behind(db):
+            self._quietly(lambda: self.make(db))
+
+    def during_play(self) -> None:
         if time.monotonic() - self._last_made >= PLAY_INTERVAL:
-            self.make_quietly(db)
+            self.soon()
 
-    def make_quietly(self, db: sqlite3.Connection) -> None:
+    def soon(self) -> None:
+        """Have the log copied by a worker thread with its own read connection: on an SD
+        card a big log takes long enough to copy that the screen would stall."""
+        self._last_made = time.monotonic()
+        with self._state:
+            if self._worker is None:
+                self._worker = threading.Thread(target=self._work, name="log-backup", daemon=True)
+                self._worker.start()
+            self._idle.clear()
+            self._wanted.set()
+
+    def wait(self, timeout: float = 60.0) -> bool:
+        """Block until no copy is asked for or under way (True), or the time is up."""
+        return self._idle.wait(timeout)
+
+    def stop(self) -> None:
+        """Let a copy under way finish, then end the worker."""
+        worker = self._worker
+        if worker is None:
+            return
+        self.wait()
+        with self._state:
+            self._worker = None
+            self._wanted.set()  # wakes the worker, which sees it is no longer wanted
+        worker.join(timeout=10)
+
+    def _work(self) -> None:
+        me = threading.current_thread()
+        while True:
+            self._wanted.wait()
+            self._wanted.clear()
+            if self._worker is not me:
+                return
+            self._quietly(self._make_from_file)
+            with self._state:
+                if not self._wanted.is_set():
+                    self._idle.set()
+
+    def _make_from_file(self) -> None:
+        src = sqlite3.connect(f"file:{self.log_path}?mode=ro", uri=True, isolation_level=None)
+        try:
+            self.make(src)
+        finally:
+            src.close()
+
+    def _quietly(self, make) -> None:
         """A copy that cannot be made (a full card) must never stop the game in play."""
         try:
-            self.make(db)
+            make()
         except (OSError, sqlite3.Error) as exc:
             self._last_made = time.monotonic()  # try again after the next interval
             log.warning("no backup of %s made: %s", self.log_path, exc)
 
     def make(self, db: sqlite3.Connection) -> Path:
         """Copy the live log (online backup API) to a new file, then drop the oldest copies."""
-        self.dir.mkdir(parents=True, exist_ok=True)
-        held = self.paths()
-        number = int(held[-1].name.split("-")[-2]) + 1 if held else 1
-        stamp = datetime.now(UTC).strftime(_STAMP)
-        final = self.dir / f"{self.log_path.stem}-{number:08d}-{stamp}Z.sqlite3"
-        copy_into(db, final)
-        self._newest = BackupInfo(final, _made(final), *_counts(db))
-        self._last_made = time.monotonic()
-        for old in [*held, final][:-KEEP]:
-            old.unlink(missing_ok=True)
-        return final
+        with self._making:
+            self.dir.mkdir(parents=True, exist_ok=True)
+            held = self.paths()
+            number = int(held[-1].name.split("-")[-2]) + 1 if held else 1
+            stamp = datetime.now(UTC).strftime(_STAMP)
+            final = self.dir / f"{self.log_path.stem}-{number:08d}-{stamp}Z.sqlite3"
+            counts = copy_into(db, final)
+            self._newest = BackupInfo(final, _made(final), *counts)
+            self._last_made = time.monotonic()
+            for old in [*held, final][:-KEEP]:
+                old.unlink(missing_ok=True)
+            return final
 
     def paths(self) -> list[Path]:
         """Every copy's file, oldest first."""
         return sorted(self.dir.glob(self.pattern))
 
 
-def copy_into(src: sqlite3.Connection, final: Path) -> None:
-    """A whole, synced copy at `final`, moved into place in one rename."""
+def copy_into(src: sqlite3.Connection, final: Path) -> tuple[int, int]:
+    """A whole, synced copy at `final`, moved into place in one rename. Returns the copy's
+    (games, entries)."""
     tmp = final.with_name(final.name + ".part")
     tmp.unlink(missing_ok=True)
     dst = sqlite3.connect(tmp, isolation_level=None)
     try:
         src.backup(dst)
         dst.execute("PRAGMA journal_mode=DELETE")  # one self-contained file, no WAL beside it
+        counts = _counts(dst)
     finally:
         dst.close()
     with open(tmp, "rb") as f:
         os.fsync(f.fileno())
     os.replace(tmp, final)
     _sync_dir(final.parent)
+    return counts
 
 
 def describe(path: Path, thorough: bool = True) -> BackupInfo:

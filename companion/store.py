@@ -112,7 +112,8 @@ class GameLog:
         self._db = self._open(self.path, self.backups)
         if self.backups is not None:
             self.backups.hold()
-            self.backups.catch_up(self._db)
+            if self.backups.behind(self._db):
+                self.backups.soon()
 
     @staticmethod
     def _open(path: Path, backups=None) -> sqlite3.Connection:
@@ -223,7 +224,7 @@ class GameLog:
             (status, _now(), json.dumps(result, sort_keys=True), game_id),
         )
         if self.backups is not None:
-            self.backups.make_quietly(self._db)  # after each finished game
+            self.backups.soon()  # after each finished game
 
     def reopen(self, game_id: int) -> None:
         """An undo past the end of a game makes it active again."""
@@ -248,7 +249,7 @@ class GameLog:
                 (game_id, seq, kind, text, _now(), chain_link(prev, game_id, seq, kind, text)),
             )
         if self.backups is not None:
-            self.backups.during_play(self._db)
+            self.backups.during_play()
         return int(seq)
 
     def entries(self, game_id: int) -> list[Entry]:

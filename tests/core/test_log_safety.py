@@ -259,14 +259,33 @@ def test_a_finished_game_and_minutes_of_play_are_backed_up(tmp_path, monkeypatch
     with GameLog(tmp_path / "games.sqlite3") as log:
         game_id = log.new_game("tally", CONFIG)
         add(log, game_id, 3)
-        assert log.backups.list() == []  # within the play interval: no copy yet
+        assert log.backups.wait(10) and log.backups.list() == []  # within the play interval
         monkeypatch.setattr(backup, "PLAY_INTERVAL", 0.0)  # the interval has passed
         add(log, game_id, 1, start=3)
+        assert log.backups.wait(10)  # copied by the worker thread
         assert [b.entries for b in log.backups.list()] == [4]
         monkeypatch.setattr(backup, "PLAY_INTERVAL", 3600.0)
         add(log, game_id, 1, start=4)
         log.finish(game_id, {"winners": ["Anna"]})
+        assert log.backups.wait(10)
         assert [b.entries for b in log.backups.list()] == [5, 4]
+
+
+def test_copies_are_made_off_the_ui_thread_while_play_goes_on(tmp_path):
+    import threading
+
+    with GameLog(tmp_path / "games.sqlite3") as log:
+        game_id = log.new_game("tally", CONFIG)
+        add(log, game_id, 200)
+        made_by = []
+        real = log.backups.make
+        log.backups.make = lambda db: made_by.append(threading.current_thread().name) or real(db)
+        log.finish(game_id, {"winners": ["Anna"]})
+        second = log.new_game("tally", CONFIG)
+        add(log, second, 50)  # written while the copy may still be under way
+        assert log.backups.wait(10) and made_by == ["log-backup"]
+    newest = backup.Backups(log.path).list()[0]
+    assert (newest.games, newest.entries) == (2, 250)  # the copy on close caught up
 
 
 def test_a_backup_that_cannot_be_made_never_stops_play(tmp_path):
