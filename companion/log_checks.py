@@ -28,10 +28,11 @@ REQUIRED_COLUMNS = {
 }
 
 
-def chain_link(prev: str, game_id: int, seq: int, kind: str, text: str | None) -> str:
+def chain_link(prev: str, seq: int, kind: str, text: str | None) -> str:
     """One link of a game's hash chain: each entry's link covers every entry before it, so a
-    lost, reordered or altered entry shows, and a backup's last link vouches for the lot."""
-    data = f"{prev}|{game_id}|{seq}|{kind}|{'-' if text is None else '+' + text}"
+    lost, reordered or altered entry shows, and a backup's last link vouches for the lot.
+    The game's id is left out, so a game copied into another log keeps its chain."""
+    data = f"{prev}|{seq}|{kind}|{'-' if text is None else '+' + text}"
     return hashlib.sha256(data.encode()).hexdigest()[:32]
 
 
@@ -104,7 +105,7 @@ def add_integrity(db: sqlite3.Connection) -> None:
                 "SELECT game_id, seq, kind, payload FROM entries ORDER BY game_id, seq"
             ).fetchall()
             for game_id, seq, kind, text in rows:
-                prev[game_id] = chain_link(prev.get(game_id, ""), game_id, seq, kind, text)
+                prev[game_id] = chain_link(prev.get(game_id, ""), seq, kind, text)
                 db.execute(
                     "UPDATE entries SET chain = ? WHERE game_id = ? AND seq = ?",
                     (prev[game_id], game_id, seq),

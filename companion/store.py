@@ -242,15 +242,26 @@ class GameLog:
                 "SELECT seq, chain FROM entries WHERE game_id = ? ORDER BY seq DESC LIMIT 1",
                 (game_id,),
             ).fetchone()
-            seq, prev = (last[0] + 1, last[1] or "") if last else (1, "")
+            seq, prev = (last[0] + 1, last[1]) if last else (1, "")
+            if prev is None:  # rows copied in without their links: chain them as they stand
+                prev = self._links(game_id)[-1]
             self._db.execute(
                 "INSERT INTO entries (game_id, seq, kind, payload, at, chain) "
                 "VALUES (?, ?, ?, ?, ?, ?)",
-                (game_id, seq, kind, text, _now(), chain_link(prev, game_id, seq, kind, text)),
+                (game_id, seq, kind, text, _now(), chain_link(prev, seq, kind, text)),
             )
         if self.backups is not None:
             self.backups.during_play()
         return int(seq)
+
+    def _links(self, game_id: int) -> list[str]:
+        rows = self._db.execute(
+            "SELECT seq, kind, payload FROM entries WHERE game_id = ? ORDER BY seq", (game_id,)
+        )
+        links = [""]
+        for seq, kind, text in rows:
+            links.append(chain_link(links[-1], seq, kind, text))
+        return links
 
     def entries(self, game_id: int) -> list[Entry]:
         """The game's entries, each checked against the hash chain written with it.
@@ -264,7 +275,7 @@ class GameLog:
             if seq != expected:
                 raise DamagedGame(game_id, f"entry {expected} is missing")
             payload = entry_payload(game_id, seq, kind, text)
-            link = chain_link(prev, game_id, seq, kind, text)
+            link = chain_link(prev, seq, kind, text)
             if chain is not None and chain != link:
                 raise DamagedGame(game_id, f"entry {seq} was altered after it was written")
             out.append(Entry(seq, kind, payload))

@@ -331,3 +331,26 @@ def test_backups_are_ordered_by_number_when_the_clock_goes_back(tmp_path, monkey
     assert listed[0].made.startswith("2026-11-24") and listed[0].path.name.startswith(
         "games-00000008-"
     )
+
+
+@pytest.mark.parametrize("with_links", [True, False])
+def test_a_game_copied_into_another_log_keeps_a_sound_chain(tmp_path, with_links):
+    """Import between logs gives a game a new id, and may copy rows without their links."""
+    with GameLog(tmp_path / "a.sqlite3", backups=False) as a:
+        a.new_game("tally", CONFIG)
+        game_id = a.new_game("tally", CONFIG)
+        add(a, game_id, 4)
+        rows = a._db.execute(
+            "SELECT seq, kind, payload, at, chain FROM entries WHERE game_id = ?", (game_id,)
+        ).fetchall()
+    with GameLog(tmp_path / "b.sqlite3", backups=False) as b:
+        new_id = b.new_game("tally", CONFIG)
+        for seq, kind, payload, at, chain in rows:
+            b._db.execute(
+                "INSERT INTO entries (game_id, seq, kind, payload, at, chain) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (new_id, seq, kind, payload, at, chain if with_links else None),
+            )
+        assert new_id != game_id and len(b.entries(new_id)) == 4
+        add(b, new_id, 1, start=4)
+        assert [e.payload["i"] for e in b.entries(new_id)] == [0, 1, 2, 3, 4]
