@@ -221,6 +221,8 @@ class Backups:
             number = int(held[-1].name.split("-")[-2]) + 1 if held else 1
             stamp = datetime.now(UTC).strftime(_STAMP)
             final = self.dir / f"{self.log_path.stem}-{number:08d}-{stamp}Z.sqlite3"
+            for stale in self.dir.glob(f"{self.log_path.stem}-*.part"):
+                stale.unlink(missing_ok=True)  # a copy cut off by a power cut
             counts = copy_into(db, final)
             self._newest = BackupInfo(final, _made(final), *counts)
             self._last_made = time.monotonic()

@@ -187,6 +187,9 @@ def test_an_altered_entry_breaks_its_games_hash_chain(played):
 
 
 def test_backups_rotate_and_keep_the_newest(tmp_path):
+    stale = tmp_path / "backups" / "games-00000001-20261124T000000Z.sqlite3.part"
+    stale.parent.mkdir()
+    stale.write_bytes(b"half a copy, cut off by a power cut")
     with GameLog(tmp_path / "games.sqlite3") as log:
         game_id = log.new_game("tally", CONFIG)
         for i in range(backup.KEEP + 3):
@@ -195,6 +198,7 @@ def test_backups_rotate_and_keep_the_newest(tmp_path):
         copies = log.backups.list()
     assert len(copies) == backup.KEEP
     assert copies[0].entries == backup.KEEP + 3 and copies[-1].entries == 4
+    assert not stale.exists()
 
 
 def test_a_file_with_our_mark_but_another_schema_is_refused_unchanged(tmp_path):
