@@ -420,5 +420,10 @@ def _record(row) -> GameRecord:
 
 def iter_entries(doc: dict[str, Any]) -> Iterator[Entry]:
     """Entries of an exported JSON log."""
+    if doc.get("set_aside"):
+        raise LogError(
+            f"this game was set aside as damaged ({doc['set_aside']}): its entries are kept "
+            "as stored and cannot be replayed"
+        )
     for i, e in enumerate(doc.get("entries", ()), start=1):
         yield Entry(int(e.get("seq", i)), e["kind"], e.get("event"))

@@ -246,6 +246,8 @@ def test_a_well_formed_but_altered_entry_is_caught_by_the_hash_chain(tmp_path):
 
 
 def test_replay_of_a_log_with_a_broken_entry_is_one_clear_line(tmp_path, capsys):
+    import json
+
     from companion.cli import main
 
     path = tmp_path / "games.sqlite3"
@@ -256,3 +258,13 @@ def test_replay_of_a_log_with_a_broken_entry_is_one_clear_line(tmp_path, capsys)
     assert main(["replay", str(path)]) == 1
     err = capsys.readouterr().err.strip()
     assert err == f"companion: error: game #{s.game_id}: entry 2 is unreadable"
+    exported = tmp_path / "set-aside.json"
+    with GameLog(path) as log:
+        log.set_aside(s.game_id, "entry 2 is unreadable")
+        exported.write_text(json.dumps(log.export(s.game_id)))
+    assert main(["replay", str(exported)]) == 1
+    err = capsys.readouterr().err.strip()
+    assert err == (
+        "companion: error: this game was set aside as damaged (entry 2 is unreadable): "
+        "its entries are kept as stored and cannot be replayed"
+    )
