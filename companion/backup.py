@@ -322,21 +322,45 @@ def set_aside(log_path: Path) -> Path | None:
         return _move_aside(log_path)
 
 
-def _move_aside(log_path: Path) -> Path | None:
+def _move_aside(log_path: Path, replacement: Path | None = None) -> Path | None:
+    """Move the log, its WAL and its backups into a new `set-aside/<time>/` folder. With a
+    `replacement`, that file takes the log's place in one rename, after the old log was
+    linked into the folder and its WAL moved away; the backups move last. A power cut at any
+    step leaves the old log or the new one at the log's name, with nothing lost."""
     copies = Backups(log_path)
-    moving = [p for p in (log_path, Path(f"{log_path}-wal"), Path(f"{log_path}-shm")) if p.exists()]
-    moving += copies.paths()
-    if not moving:
-        return None
-    stamp = datetime.now(UTC)
-    dest = log_path.parent / "set-aside" / f"{stamp.strftime(_STAMP)}-{stamp.microsecond:06d}Z"
-    dest.mkdir(parents=True)
-    for p in moving:
-        if p.parent == copies.dir:
-            (dest / "backups").mkdir(exist_ok=True)
-        shutil.move(str(p), dest / ("backups" if p.parent == copies.dir else "") / p.name)
+    wal, shm = Path(f"{log_path}-wal"), Path(f"{log_path}-shm")
+    backups = copies.paths()
+    dest = None
+    if log_path.exists() or wal.exists() or shm.exists() or backups:
+        stamp = datetime.now(UTC)
+        dest = log_path.parent / "set-aside" / f"{stamp.strftime(_STAMP)}-{stamp.microsecond:06d}Z"
+        dest.mkdir(parents=True)
+    if replacement is not None:
+        if log_path.exists():
+            _keep(log_path, dest / log_path.name)
+        for p in (wal, shm):
+            if p.exists():
+                shutil.move(str(p), dest / p.name)
+        os.replace(replacement, log_path)
+    else:
+        for p in (log_path, wal, shm):
+            if p.exists():
+                shutil.move(str(p), dest / p.name)
     _sync_dir(log_path.parent)
+    for p in backups:
+        (dest / "backups").mkdir(exist_ok=True)
+        shutil.move(str(p), dest / "backups" / p.name)
     return dest
+
+
+def _keep(path: Path, copy: Path) -> None:
+    """`copy` holds the same bytes as `path` (a hard link where the file system has them)."""
+    try:
+        os.link(path, copy)
+    except OSError:
+        shutil.copy2(path, copy)
+        with open(copy, "rb") as f:
+            os.fsync(f.fileno())
 
 
 def restore(log_path: Path, source: Path | None = None) -> dict:
@@ -362,9 +386,7 @@ def restore(log_path: Path, source: Path | None = None) -> dict:
             copy_into(src, staged)
         finally:
             src.close()
-        aside = _move_aside(log_path)
-        os.replace(staged, log_path)
-        _sync_dir(log_path.parent)
+        aside = _move_aside(log_path, replacement=staged)
     return {
         "restored": str(log_path),
         "from": chosen.as_json(),

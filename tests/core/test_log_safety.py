@@ -358,3 +358,28 @@ def test_a_game_copied_into_another_log_keeps_a_sound_chain(tmp_path, with_links
         assert new_id != game_id and len(b.entries(new_id)) == 4
         add(b, new_id, 1, start=4)
         assert [e.payload["i"] for e in b.entries(new_id)] == [0, 1, 2, 3, 4]
+
+
+def test_a_restore_cut_off_before_its_last_rename_loses_nothing(played, tmp_path, monkeypatch):
+    log, game_id = played
+    path = power_cut(log.path.parent, tmp_path / "cut")
+    path.write_bytes(b"")  # the log cut to nothing, its WAL kept
+    wal = Path(f"{path}-wal").read_bytes()
+    real_replace = backup.os.replace
+
+    def cut(src, dst):
+        if Path(dst) == path:
+            raise OSError("power cut")
+        real_replace(src, dst)
+
+    monkeypatch.setattr(backup.os, "replace", cut)
+    with pytest.raises(OSError, match="power cut"):
+        backup.restore(path)
+    monkeypatch.setattr(backup.os, "replace", real_replace)
+    (aside,) = (tmp_path / "cut" / "set-aside").iterdir()
+    assert (aside / "games.sqlite3-wal").read_bytes() == wal  # the WAL is kept aside
+    with pytest.raises(LogLost):  # the backups are still in place and still speak
+        GameLog(path)
+    assert backup.restore(path)["from"]["entries"] == 100
+    with GameLog(path) as again:
+        assert len(again.entries(game_id)) == 100
