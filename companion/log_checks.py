@@ -3,9 +3,12 @@ come back exactly as written (a hash chain over each game's entries)."""
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import json
+import os
 import sqlite3
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -126,3 +129,42 @@ def decoded(game_id: int, text: str, what: str) -> dict[str, Any]:
         return json.loads(text)
     except ValueError:
         raise DamagedGame(game_id, f"its {what} is unreadable") from None
+
+
+def wal_commits_dropped(path: Path) -> int:
+    """How many commits the log's WAL holds beyond what SQLite recovered from it.
+
+    SQLite reads the WAL up to the first frame whose checksum fails and silently drops the
+    rest, so one flipped bit can hide every later commit. Its recovery leaves the number of
+    frames it kept (`mxFrame`) in the -shm header; every frame after that which still carries
+    the WAL's current salts and ends a transaction is a commit that was dropped. A power cut
+    tears at most the last one (each commit is synced before the next), so more than one
+    means damage. Call while a read connection that has read the log is open; returns 0 when
+    it cannot tell (no WAL, another process has the log open and may be writing)."""
+    wal, shm = Path(f"{path}-wal"), Path(f"{path}-shm")
+    folder = os.open(path.parent, os.O_RDONLY)
+    try:
+        fcntl.flock(folder, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(folder)
+        return 0
+    try:
+        with open(wal, "rb") as w, open(shm, "rb") as m:
+            header, index = w.read(32), m.read(48)
+            if len(header) < 32 or len(index) < 48 or index[32:40] != header[16:24]:
+                return 0
+            frame = 24 + int.from_bytes(header[8:12], "big")
+            dropped, at = 0, int.from_bytes(index[16:20], sys.byteorder)  # native order
+            while len(head := _frame_header(w, 32 + at * frame)) == 24:
+                dropped += head[8:16] == header[16:24] and int.from_bytes(head[4:8], "big") > 0
+                at += 1
+            return dropped
+    except FileNotFoundError:
+        return 0
+    finally:
+        os.close(folder)  # drops the lock
+
+
+def _frame_header(f, offset: int) -> bytes:
+    f.seek(offset)
+    return f.read(24)

@@ -25,6 +25,7 @@ from companion.log_checks import (
     check_sound,
     decoded,
     entry_payload,
+    wal_commits_dropped,
 )
 
 APPLICATION_ID = 0x54434D50  # "TCMP", stored in the SQLite header to recognise our files
@@ -352,6 +353,14 @@ def _inspect(path: Path, backups=None) -> None:
                 return
             if backups is not None:
                 backups.refuse_if_entries_lost(db)
+            if (dropped := wal_commits_dropped(path)) > 1:
+                from companion.backup import LogLost
+
+                raise LogLost(
+                    f"{path}-wal holds {dropped} saved changes that SQLite cannot read back "
+                    "(a damaged frame hides them). Nothing was changed.",
+                    backups.newest() if backups is not None else None,
+                )
         finally:
             db.close()
     except sqlite3.DatabaseError as exc:

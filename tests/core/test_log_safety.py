@@ -383,3 +383,38 @@ def test_a_restore_cut_off_before_its_last_rename_loses_nothing(played, tmp_path
     assert backup.restore(path)["from"]["entries"] == 100
     with GameLog(path) as again:
         assert len(again.entries(game_id)) == 100
+
+
+def test_a_wal_flip_before_any_backup_is_caught_from_the_wal_itself(tmp_path):
+    log = GameLog(tmp_path / "live" / "games.sqlite3")
+    game_id = log.new_game("tally", CONFIG)
+    add(log, game_id, 124)  # within the first minutes: no backup yet
+    assert log.backups.wait(10) and log.backups.list() == []
+    path = power_cut(log.path.parent, tmp_path / "cut")
+    log.close()
+    wal = Path(f"{path}-wal")
+    data = bytearray(wal.read_bytes())
+    data[len(data) * 2 // 5] ^= 0x01
+    wal.write_bytes(bytes(data))
+    before = files(path.parent)
+    with pytest.raises(LogLost, match=r"-wal holds \d+ saved changes that SQLite cannot read"):
+        GameLog(path)
+    assert files(path.parent) == before
+
+
+@pytest.mark.parametrize("cut", ["torn", "flipped"])
+def test_a_last_write_torn_by_a_power_cut_is_not_taken_for_damage(tmp_path, cut):
+    log = GameLog(tmp_path / "live" / "games.sqlite3", backups=False)
+    game_id = log.new_game("tally", CONFIG)
+    add(log, game_id, 30)
+    path = power_cut(log.path.parent, tmp_path / "cut")
+    log.close()
+    wal = Path(f"{path}-wal")
+    data = bytearray(wal.read_bytes())
+    if cut == "torn":
+        data = data[:-1000]  # the last frame half written
+    else:
+        data[-10] ^= 0x01  # the last frame's page garbled
+    wal.write_bytes(bytes(data))
+    with GameLog(path, backups=False) as again:  # the last entry is gone, as after any cut
+        assert len(again.entries(game_id)) == 29
