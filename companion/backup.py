@@ -33,11 +33,7 @@ _STAMP = "%Y%m%dT%H%M%S"
 
 
 class LogLost(LogError):
-    """The log lacks games or entries that a backup holds (or is gone while backups exist)."""
-
-    def __init__(self, message: str, backup: BackupInfo | None) -> None:
-        super().__init__(message)
-        self.backup = backup
+    """The log lacks what a backup or its own WAL holds (or is gone while backups exist)."""
 
 
 @dataclass(frozen=True)
@@ -114,31 +110,27 @@ class Backups:
         if wal.exists() and wal.stat().st_size > 0:
             raise LogLost(
                 f"{path} is empty but its write-ahead file {wal.name} holds data: the log was "
-                "cut off. Nothing was changed.",
-                newest,
+                "cut off. Nothing was changed."
             )
         if newest is not None and newest.games:
             raise LogLost(
                 f"{path} is missing or empty, but the backup from {newest.made} holds "
-                f"{count_games(newest.games)}. Nothing was changed.",
-                newest,
+                f"{count_games(newest.games)}. Nothing was changed."
             )
 
     def refuse_if_entries_lost(self, db: sqlite3.Connection) -> None:
-        newest = self.newest()
-        if newest is None:
-            return
-        try:
-            lost = missing_from(db, newest.path)
-        except LogError:  # that copy turned out damaged: the next older one speaks
-            self._newest = next(self._sound(thorough=True), None)
-            return self.refuse_if_entries_lost(db) if self._newest else None
+        newest, lost = self.newest(), None
+        while newest is not None and lost is None:
+            try:
+                lost = missing_from(db, newest.path)
+            except LogError:  # that copy turned out damaged: the next older one speaks
+                older = (c for c in self._sound() if c.path.name < newest.path.name)
+                newest = self._newest = next(older, None)
         if lost:
             more = f" (and {len(lost) - 3} more)" if len(lost) > 3 else ""
             raise LogLost(
                 f"{self.log_path} has lost what its backup from {newest.made} holds: "
-                f"{'; '.join(lost[:3])}{more}. Nothing was changed.",
-                newest,
+                f"{'; '.join(lost[:3])}{more}. Nothing was changed."
             )
 
     # making copies ------------------------------------------------------------------------

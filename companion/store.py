@@ -358,8 +358,7 @@ def _inspect(path: Path, backups=None) -> None:
 
                 raise LogLost(
                     f"{path}-wal holds {dropped} saved changes that SQLite cannot read back "
-                    "(a damaged frame hides them). Nothing was changed.",
-                    backups.newest() if backups is not None else None,
+                    "(a damaged frame hides them). Nothing was changed."
                 )
         finally:
             db.close()
