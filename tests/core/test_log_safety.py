@@ -418,3 +418,19 @@ def test_a_last_write_torn_by_a_power_cut_is_not_taken_for_damage(tmp_path, cut)
     wal.write_bytes(bytes(data))
     with GameLog(path, backups=False) as again:  # the last entry is gone, as after any cut
         assert len(again.entries(game_id)) == 29
+
+
+def test_a_backup_that_fails_while_compared_hands_over_to_the_older_one(played):
+    log, game_id = played
+    log.close()  # the 124-entry copy on close is now the newest of two
+    newest = backup.Backups(log.path).list()[0]
+    data = bytearray(newest.path.read_bytes())
+    data[2 * 4096 : 3 * 4096] = b"\xff" * 4096  # its entries table's root page: counts still work
+    newest.path.write_bytes(bytes(data))
+    copies = backup.Backups(log.path)
+    assert copies.newest().path == newest.path  # the quick look on open does not see it
+    with GameLog(log.path) as again:
+        assert again.backups.wait(10)
+        assert again.backups.newest().entries == 124  # compared with the older one, then copied
+        assert again.backups.newest().path.name > newest.path.name
+        assert len(again.entries(game_id)) == 124
