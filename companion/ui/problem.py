@@ -53,7 +53,7 @@ def problem_for(exc: Exception, log_path: Path) -> Problem:
         newest = next(iter(backup.Backups(log_path).list()), None)  # every page checked
         lost = isinstance(exc, LogLost)
         return Problem(
-            "The game log has lost games" if lost else "The game log cannot be read",
+            "The game log has lost part of its history" if lost else "The game log cannot be read",
             "Nothing was changed or deleted. "
             + ("The backup below still holds them. " if lost and newest else "")
             + "Choose what to do:",

@@ -51,7 +51,7 @@ def test_a_lost_log_offers_the_backup_a_fresh_log_and_retry(lost_log, docs_shot)
     img = cv2.imread(str(docs_shot(screen, "problem-lost-log")))
     assert img.std() > 20
     shown = texts(screen)
-    assert "The game log has lost games" in shown and str(exc) in shown
+    assert "The game log has lost part of its history" in shown and str(exc) in shown
     assert set(screen.buttons) == {"restore", "fresh", "retry"}
     assert "(1 game)" in screen.buttons["restore"].text
     for b in screen.walk():
