@@ -8,6 +8,7 @@ companion export [--game ID | --all] [--bgstats]  games as JSON Lines (or a BG S
 companion import FILE                             merge another table's exported games
 companion stats [--game NAME]                     statistics per player and game (JSON)
 companion history [--game NAME] [--player NAME]   finished games, newest first (JSON)
+companion restore [--list] [--from FILE]          put a backup of the game log back (JSON)
 companion vision calibrate|classify ...           the camera's colour classifier
 companion <tool> <game> ...                       a game's tool: odds, score, solve, demo
 """
@@ -61,6 +62,15 @@ def _parser() -> _Parser:
     rp = sub.add_parser("replay", help="re-apply a saved game log and print the final state")
     rp.add_argument("log", help="a game log (.sqlite3) or an exported JSON log")
     rp.add_argument("--game", type=int, help="which game in the log (default: the latest)")
+
+    rs = sub.add_parser(
+        "restore",
+        help="put the newest backup of the game log in place (the log it replaces is set "
+        "aside, never deleted) and print what was done as JSON; stop the app first",
+    )
+    rs.add_argument("--list", action="store_true", help="list the backups as JSON, change nothing")
+    rs.add_argument("--from", dest="source", metavar="FILE", help="restore this backup instead")
+    _data_dir_arg(rs)
 
     doc = sub.add_parser("doctor", help="check every configured part and print a table")
     doc.add_argument("--json", action="store_true", help="print the results as JSON")
@@ -210,11 +220,12 @@ def _json_log(path: Path) -> tuple[str, dict, list]:
     from companion import games
     from companion.codec import loads, mistyped
     from companion.events import from_dict
-    from companion.store import iter_entries
+    from companion.store import iter_entries, refuse_set_aside
 
     doc = loads(path.read_bytes(), str(path))
     if not isinstance(doc, dict) or not isinstance(doc.get("game"), str):
         raise UsageError(f"{path} is not an exported game log (no game name)")
+    refuse_set_aside(doc)
     games.load(doc["game"])  # an unknown game is refused; a known one registers its events
     config, entries = doc.get("config"), doc.get("entries", [])
     players = config.get("players") if isinstance(config, dict) else None
@@ -256,6 +267,18 @@ def _cmd_doctor(args) -> int:
     return run_doctor(args)
 
 
+def _cmd_restore(args) -> int:
+    from companion import backup, paths
+
+    log = paths.log_path(paths.data_dir(args.data_dir))
+    if args.list:
+        out = {"log": str(log), "backups": [b.as_json() for b in backup.Backups(log).list()]}
+    else:
+        out = backup.restore(log, Path(args.source) if args.source else None)
+    print(json.dumps(out, indent=2))
+    return 0
+
+
 def _cmd_run(args) -> int:
     from companion.ui.launch import launch
 
@@ -273,6 +296,7 @@ _COMMANDS = {
     "replay": _cmd_replay,
     "doctor": _cmd_doctor,
     "run": _cmd_run,
+    "restore": _cmd_restore,
     "export": _cmd_sharing,
     "import": _cmd_sharing,
     "stats": _cmd_sharing,

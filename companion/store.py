@@ -19,6 +19,16 @@ from pathlib import Path
 from typing import Any
 
 from companion.errors import LogError
+from companion.log_checks import (
+    DamagedGame,
+    add_integrity,
+    chain_link,
+    check_header,
+    check_sound,
+    decoded,
+    entry_payload,
+    wal_commits_dropped,
+)
 
 APPLICATION_ID = 0x54434D50  # "TCMP", stored in the SQLite header to recognise our files
 SCHEMA_VERSION = 1
@@ -101,48 +111,32 @@ def effective_events(entries) -> list[dict[str, Any]]:
 class GameLog:
     """One SQLite file holding every game played on this box."""
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, backups: bool = True) -> None:
+        from companion import backup
+
         self.path = Path(path)
-        self._db = self._open(self.path)
+        # Beside the log: rotating copies, and the check that the log holds all they hold.
+        self.backups = backup.Backups(self.path) if backups else None
+        self._db = self._open(self.path, self.backups)
+        if self.backups is not None:
+            self.backups.hold()
+            if self.backups.behind(self._db):
+                self.backups.soon()
 
     @staticmethod
-    def _open(path: Path) -> sqlite3.Connection:
+    def _open(path: Path, backups=None) -> sqlite3.Connection:
         if not (path.exists() and path.stat().st_size > 0):
+            if backups is not None:
+                backups.refuse_if_log_lost(path)
             _create(path)
-        with open(path, "rb") as f:
-            header = f.read(16)
-        if header != b"SQLite format 3\x00":
-            raise LogError(
-                f"{path} is not a Table Companion game log (not an SQLite file); "
-                "it was left untouched. Move it away or choose another --data-dir."
-            )
+        _inspect(path, backups)  # read-only: a file we refuse is left exactly as it was
         try:
             db = _connect(path)
-            if db.execute("PRAGMA application_id").fetchone()[0] != APPLICATION_ID:
-                empty = db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0] == 0
-                db.close()
-                if not empty:
-                    raise LogError(
-                        f"{path} is an SQLite file of another program; it was left untouched. "
-                        "Choose another --data-dir."
-                    )
-                # Holds nothing at all (e.g. made by an older build cut off while creating
-                # it): replacing it loses nothing.
-                for leftover in (Path(f"{path}-wal"), Path(f"{path}-shm")):
-                    leftover.unlink(missing_ok=True)
-                _create(path)
-                db = _connect(path)
-            check = db.execute("PRAGMA quick_check").fetchone()[0]
-            if check != "ok":
-                db.close()
-                raise LogError(f"{path} is damaged ({check}); it was left untouched.")
-            if db.execute("PRAGMA user_version").fetchone()[0] > SCHEMA_VERSION:
-                db.close()
-                raise LogError(f"{path} was written by a newer Table Companion; update the app.")
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=FULL")
             db.execute("PRAGMA foreign_keys=ON")
             _add_game_uuids(db)
+            add_integrity(db)
             return db
         except sqlite3.DatabaseError as exc:
             raise LogError(
@@ -150,7 +144,16 @@ class GameLog:
             ) from None
 
     def close(self) -> None:
-        self._db.close()
+        if self._db is None:
+            return
+        try:
+            if self.backups is not None:
+                self.backups.catch_up(self._db)  # the box is being switched off: copy the latest
+        finally:
+            if self.backups is not None:
+                self.backups.release()
+            self._db.close()
+            self._db = None
 
     def __enter__(self) -> GameLog:
         return self
@@ -192,20 +195,19 @@ class GameLog:
                     ),
                 )
                 gid = int(cur.lastrowid)
+                rows, prev = [], ""
+                for e, at in entries:  # each entry chained to the one before, as append does
+                    text = None if e.payload is None else json.dumps(e.payload)
+                    prev = chain_link(prev, e.seq, e.kind, text)
+                    rows.append((gid, e.seq, e.kind, text, at, prev))
                 self._db.executemany(
-                    "INSERT INTO entries (game_id, seq, kind, payload, at) VALUES (?, ?, ?, ?, ?)",
-                    [
-                        (
-                            gid,
-                            e.seq,
-                            e.kind,
-                            None if e.payload is None else json.dumps(e.payload),
-                            at,
-                        )
-                        for e, at in entries
-                    ],
+                    "INSERT INTO entries (game_id, seq, kind, payload, at, chain) "
+                    "VALUES (?, ?, ?, ?, ?, ?)",
+                    rows,
                 )
                 ids.append(gid)
+        if self.backups is not None:
+            self.backups.soon()
         return ids
 
     def game(self, game_id: int) -> GameRecord:
@@ -223,17 +225,55 @@ class GameLog:
         return [_record(r) for r in self._db.execute(sql + " ORDER BY id", args)]
 
     def unfinished(self) -> GameRecord | None:
-        """The most recent game still in progress, if any."""
+        """The most recent game still in progress, if any (games set aside do not count)."""
         row = self._db.execute(
-            f"SELECT {_GAME_COLUMNS} FROM games WHERE status = 'active' ORDER BY id DESC LIMIT 1"
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE status = 'active' "
+            "AND id NOT IN (SELECT game_id FROM set_aside) ORDER BY id DESC LIMIT 1"
         ).fetchone()
         return _record(row) if row else None
+
+    def set_aside(self, game_id: int, reason: str) -> None:
+        """Take a game that cannot be resumed out of play. Nothing is deleted: it stays in the
+        file with the reason, and `export` still writes it out."""
+        self._db.execute(
+            "INSERT OR IGNORE INTO set_aside (game_id, reason, at) VALUES (?, ?, ?)",
+            (game_id, reason, _now()),
+        )
+
+    def players_of(self, game_id: int) -> str:
+        """The players' names for a message ("" if the game's set-up cannot be read)."""
+        try:
+            return ", ".join(self.game(game_id).config.get("players", ()))
+        except (DamagedGame, AttributeError, TypeError):
+            return ""
+
+    def set_aside_games(self) -> dict[int, str]:
+        return dict(self._db.execute("SELECT game_id, reason FROM set_aside ORDER BY game_id"))
+
+    def set_aside_damaged(self) -> list[tuple[int, str, str]]:
+        """Read back every unfinished game; set aside each one that does not read back whole.
+        Returns (id, game name, why) for each game set aside now."""
+        found = []
+        rows = self._db.execute(
+            "SELECT id, game FROM games WHERE status = 'active' "
+            "AND id NOT IN (SELECT game_id FROM set_aside) ORDER BY id"
+        ).fetchall()
+        for game_id, name in rows:
+            try:
+                self.game(game_id)
+                self.entries(game_id)
+            except DamagedGame as exc:
+                self.set_aside(game_id, exc.why)
+                found.append((game_id, name, exc.why))
+        return found
 
     def finish(self, game_id: int, result: dict[str, Any], status: str = "finished") -> None:
         self._db.execute(
             "UPDATE games SET status = ?, finished = ?, result = ? WHERE id = ?",
             (status, _now(), json.dumps(result, sort_keys=True), game_id),
         )
+        if self.backups is not None:
+            self.backups.soon()  # after each finished game
 
     def reopen(self, game_id: int) -> None:
         """An undo past the end of a game makes it active again."""
@@ -245,14 +285,22 @@ class GameLog:
     # entries --------------------------------------------------------------------
     def append(self, game_id: int, kind: str, payload: dict[str, Any] | None = None) -> int:
         """Append one entry durably (WAL, synchronous=FULL) and return its sequence number."""
+        text = None if payload is None else json.dumps(payload)
         with _transaction(self._db):
-            seq = self._db.execute(
-                "SELECT COALESCE(MAX(seq), 0) + 1 FROM entries WHERE game_id = ?", (game_id,)
-            ).fetchone()[0]
+            last = self._db.execute(
+                "SELECT seq, chain FROM entries WHERE game_id = ? ORDER BY seq DESC LIMIT 1",
+                (game_id,),
+            ).fetchone()
+            seq, prev = (last[0] + 1, last[1]) if last else (1, "")
+            if prev is None:  # rows copied in without their links: chain them as they stand
+                prev = self._links(game_id)[-1]
             self._db.execute(
-                "INSERT INTO entries (game_id, seq, kind, payload, at) VALUES (?, ?, ?, ?, ?)",
-                (game_id, seq, kind, None if payload is None else json.dumps(payload), _now()),
+                "INSERT INTO entries (game_id, seq, kind, payload, at, chain) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (game_id, seq, kind, text, _now(), chain_link(prev, seq, kind, text)),
             )
+        if self.backups is not None:
+            self.backups.during_play()
         return int(seq)
 
     def timed_entries(self, game_id: int) -> list[tuple[Entry, str]]:
@@ -262,11 +310,33 @@ class GameLog:
         )
         return [(Entry(s, k, None if p is None else json.loads(p)), at) for s, k, p, at in rows]
 
-    def entries(self, game_id: int) -> list[Entry]:
+    def _links(self, game_id: int) -> list[str]:
         rows = self._db.execute(
             "SELECT seq, kind, payload FROM entries WHERE game_id = ? ORDER BY seq", (game_id,)
         )
-        return [Entry(s, k, None if p is None else json.loads(p)) for s, k, p in rows]
+        links = [""]
+        for seq, kind, text in rows:
+            links.append(chain_link(links[-1], seq, kind, text))
+        return links
+
+    def entries(self, game_id: int) -> list[Entry]:
+        """The game's entries, each checked against the hash chain written with it.
+        Raises DamagedGame if one is missing, altered or unreadable."""
+        rows = self._db.execute(
+            "SELECT seq, kind, payload, chain FROM entries WHERE game_id = ? ORDER BY seq",
+            (game_id,),
+        )
+        out, prev = [], ""
+        for expected, (seq, kind, text, chain) in enumerate(rows, start=1):
+            if seq != expected:
+                raise DamagedGame(game_id, f"entry {expected} is missing")
+            payload = entry_payload(game_id, seq, kind, text)
+            link = chain_link(prev, seq, kind, text)
+            if chain is not None and chain != link:
+                raise DamagedGame(game_id, f"entry {seq} was altered after it was written")
+            out.append(Entry(seq, kind, payload))
+            prev = link
+        return out
 
     # timers ---------------------------------------------------------------------
     def save_timer(self, game_id: int, key: str, remaining: float, paused: bool) -> None:
@@ -298,17 +368,59 @@ class GameLog:
         return stats
 
     def export(self, game_id: int) -> dict[str, Any]:
-        """A self-contained JSON document of one game, readable by `companion replay`."""
+        """A self-contained JSON document of one game, readable by `companion replay`.
+        A damaged game is exported too: its rows as stored, the reason under "set_aside"."""
         rec = self.game(game_id)
-        return {
+        doc = {
             "format": "table-companion-log/1",
             "game": rec.game,
             "config": rec.config,
             "status": rec.status,
-            "entries": [
-                {"seq": e.seq, "kind": e.kind, "event": e.payload} for e in self.entries(game_id)
-            ],
         }
+        try:
+            entries = [
+                {"seq": e.seq, "kind": e.kind, "event": e.payload} for e in self.entries(game_id)
+            ]
+        except DamagedGame as exc:
+            doc["set_aside"] = self.set_aside_games().get(game_id, exc.why)
+            rows = self._db.execute(
+                "SELECT seq, kind, payload FROM entries WHERE game_id = ? ORDER BY seq", (game_id,)
+            )
+            entries = [{"seq": s, "kind": k, "stored": p} for s, k, p in rows]
+        doc["entries"] = entries
+        return doc
+
+
+def _inspect(path: Path, backups=None) -> None:
+    """Decide whether `path` is a sound game log of ours, through a read-only connection, so
+    that a file we refuse is left byte for byte as it was. Raises LogError."""
+    check_header(path)
+    try:
+        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, isolation_level=None)
+        try:
+            if check_sound(db, path) == "empty":
+                db.close()
+                # Holds nothing at all (e.g. made by an older build cut off while creating
+                # it): replacing it loses nothing.
+                for leftover in (Path(f"{path}-wal"), Path(f"{path}-shm")):
+                    leftover.unlink(missing_ok=True)
+                _create(path)
+                return
+            if backups is not None:
+                backups.refuse_if_entries_lost(db)
+            if (dropped := wal_commits_dropped(path)) > 1:
+                from companion.backup import LogLost
+
+                raise LogLost(
+                    f"{path}-wal holds {dropped} saved changes that SQLite cannot read back "
+                    "(a damaged frame hides them). Nothing was changed."
+                )
+        finally:
+            db.close()
+    except sqlite3.DatabaseError as exc:
+        raise LogError(
+            f"{path} cannot be read as a game log ({exc}); it was left untouched."
+        ) from None
 
 
 def _connect(path: Path) -> sqlite3.Connection:
@@ -389,16 +501,26 @@ def _record(row) -> GameRecord:
     return GameRecord(
         gid,
         game,
-        json.loads(config),
+        decoded(gid, config, "set-up"),
         started,
         finished,
         status,
-        json.loads(result) if result else None,
+        decoded(gid, result, "result") if result else None,
         game_uuid or "",
     )
 
 
+def refuse_set_aside(doc: dict[str, Any]) -> None:
+    """An exported game that was set aside as damaged cannot be replayed: say why."""
+    if doc.get("set_aside"):
+        raise LogError(
+            f"this game was set aside as damaged ({doc['set_aside']}): its entries are kept "
+            "as stored and cannot be replayed"
+        )
+
+
 def iter_entries(doc: dict[str, Any]) -> Iterator[Entry]:
     """Entries of an exported JSON log."""
+    refuse_set_aside(doc)
     for i, e in enumerate(doc.get("entries", ()), start=1):
         yield Entry(int(e.get("seq", i)), e["kind"], e.get("event"))

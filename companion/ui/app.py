@@ -6,7 +6,6 @@ import importlib
 from pathlib import Path
 
 from kivy.app import App
-from kivy.clock import Clock
 from kivy.lang import Builder
 from kivy.metrics import dp
 from kivy.properties import ListProperty, NumericProperty, ObjectProperty, StringProperty
@@ -21,6 +20,7 @@ from companion.session import Session
 from companion.speech import voice_for
 from companion.ui import colours
 from companion.ui.context import AppContext
+from companion.ui.frames import after_first_flip
 from companion.ui.game_screen import GameScreen
 from companion.ui.history_screen import add_history_screens
 from companion.ui.widgets import BigButton
@@ -268,7 +268,7 @@ class CompanionApp(App):
         if self.ctx.simulate and self.ctx.table is not None:
             root = self._with_simulated_table(root)
         if self._on_first_frame:
-            Clock.schedule_once(lambda dt: self._on_first_frame(), 0)
+            after_first_flip(self._on_first_frame)
         return root
 
     def _with_simulated_table(self, screens):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from companion import paths, settings
+from companion import games, paths, settings
 from companion.clock import Clock, MonotonicClock
 from companion.runtime import Runtime
 from companion.store import GameLog
@@ -19,6 +19,7 @@ class AppContext:
     clock: Clock = field(default_factory=MonotonicClock)
     simulate: bool = True
     notices: list[str] = field(default_factory=list)  # one-line messages for the home screen
+    set_aside: list[str] = field(default_factory=list)  # games that could not be resumed, why
     runtime: Runtime = field(init=False)  # owns the game in play, the table and the camera
 
     def __post_init__(self) -> None:
@@ -39,6 +40,14 @@ class AppContext:
         ctx = cls(directory, log, loaded, simulate=simulate)
         if warning:
             ctx.notices.append(warning)
+        for game_id, name, why in log.set_aside_damaged():  # one damaged game never stops the box
+            title = next((g.title for g in games.catalogue() if g.name == name), name)
+            players = log.players_of(game_id)
+            ctx.set_aside.append(
+                f"{title} game #{game_id}{f' ({players})' if players else ''} could not be "
+                f"resumed: {why}. It was set aside and stays in the log."
+            )
+        ctx.notices += ctx.set_aside
         return ctx
 
     @property

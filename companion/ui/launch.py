@@ -6,7 +6,7 @@ import os
 import sys
 from pathlib import Path
 
-from companion.errors import UsageError
+from companion.errors import CompanionError, UsageError
 
 
 def display_available() -> bool:
@@ -34,6 +34,9 @@ def launch(args) -> int:
     size = _size(args.size)
     if not os.environ.get("COMPANION_DEBUG"):
         os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
+    # Kivy's default log mode swallows everything written to stderr; a refusal to start must
+    # reach the terminal and the journal.
+    os.environ.setdefault("KIVY_LOG_MODE", "MIXED")
     # SDL2 reads our PNGs; the default loader would pull in PIL and numpy at start-up.
     os.environ.setdefault("KIVY_IMAGE", "sdl2")
     simulate = args.simulate or not pi_present()
@@ -66,14 +69,47 @@ def launch(args) -> int:
         if every := notifier.watchdog_interval():
             Clock.schedule_interval(lambda _dt: notifier.watchdog(), every)
 
-    ctx = AppContext.open(args.data_dir, simulate=simulate)
+    try:
+        ctx = AppContext.open(args.data_dir, simulate=simulate)
+    except (CompanionError, OSError) as exc:
+        return _refused(exc, args, first_frame, notifier)
     ctx.runtime.camera_source = "simulated" if simulate else ctx.settings.camera
-    _open_table(ctx)
+    try:
+        _open_table(ctx)
+    except (CompanionError, OSError) as exc:
+        ctx.log.close()
+        return _refused(exc, args, first_frame, notifier)
+    if ctx.set_aside:
+        from companion.ui.problem import show_notice
+
+        for line in ctx.set_aside:
+            print(f"companion: warning: {line}", file=sys.stderr, flush=True)
+
+        Clock.schedule_once(lambda _dt: show_notice(ctx.set_aside), 0)
     try:
         CompanionApp(ctx, on_first_frame=first_frame, resume_unfinished=True).run()
     finally:
         notifier.stopping()
     return 0
+
+
+def _refused(exc, args, first_frame, notifier) -> int:
+    """Say why on stderr (the journal), then show it on the screen until someone picks a way
+    out; then start over in a fresh process (same pid, so systemd keeps following it)."""
+    from companion import paths
+    from companion.ui.problem import ProblemApp, problem_for
+
+    print(f"companion: error: {exc}", file=sys.stderr, flush=True)
+    log_path = paths.log_path(paths.data_dir(args.data_dir))
+    app = ProblemApp(problem_for(exc, log_path), log_path, on_first_frame=first_frame)
+    app.run()
+    if app.chosen is None:  # stopped from outside: the refusal stands
+        notifier.stopping()
+        return 1
+    print(
+        f"companion: {app.chosen} chosen on the screen; starting again", file=sys.stderr, flush=True
+    )
+    os.execv(sys.executable, [sys.executable, *sys.orig_argv[1:]])
 
 
 def _open_table(ctx):
@@ -93,7 +129,17 @@ def _screenshot(args, size, simulate) -> int:
     from companion.ui.render import ensure_window, render_to_png
 
     ensure_window(size)
-    ctx = AppContext.open(args.data_dir, simulate=simulate)
+    try:
+        ctx = AppContext.open(args.data_dir, simulate=simulate)
+    except (CompanionError, OSError) as exc:  # a picture of what the screen would say
+        from companion import paths
+        from companion.ui.problem import ProblemScreen, problem_for
+
+        log_path = paths.log_path(paths.data_dir(args.data_dir))
+        screen = ProblemScreen(problem_for(exc, log_path), log_path, on_done=lambda _c: None)
+        print(f"companion: wrote {render_to_png(screen, args.screenshot, size)}")
+        print(f"companion: error: {exc}", file=sys.stderr)
+        return 1
     root = Root(ctx)
     if args.screen == "setup":
         root.choose_game("color-milk")

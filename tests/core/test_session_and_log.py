@@ -192,3 +192,79 @@ def test_another_programs_sqlite_file_is_refused_and_left_untouched(tmp_path):
     with pytest.raises(LogError, match="another program"):
         GameLog(path)
     assert path.read_bytes() == before
+
+
+def _break_entry(path, game_id, seq, text='{"type": "tally.Add", "play'):
+    """Overwrite one entry's stored text, as a torn write or a flipped byte leaves it."""
+    db = sqlite3.connect(path)
+    db.execute("UPDATE entries SET payload = ? WHERE game_id = ? AND seq = ?", (text, game_id, seq))
+    db.commit()
+    db.close()
+
+
+def test_a_broken_entry_sets_its_unfinished_game_aside_and_the_box_starts(tmp_path):
+    from companion.ui.context import AppContext
+
+    path = tmp_path / "games.sqlite3"
+    with GameLog(path) as log:
+        done = Session.start(TALLY, log, CONFIG, clock=FakeClock())
+        play(done, [3, 1, 3, 1, 3, 1, 3])
+        broken = Session.start(TALLY, log, CONFIG, clock=FakeClock())
+        play(broken, [1, 2, 3])
+    _break_entry(path, broken.game_id, 2)
+    ctx = AppContext.open(tmp_path)
+    try:
+        assert ctx.log.unfinished() is None  # nothing to resume: the box starts at home
+        assert ctx.set_aside == [
+            f"tally game #{broken.game_id} (Anna, Ben) could not be resumed: "
+            "entry 2 is unreadable. "
+            "It was set aside and stays in the log."
+        ]
+        assert ctx.set_aside[0] in ctx.notices
+        assert ctx.log.set_aside_games() == {broken.game_id: "entry 2 is unreadable"}
+        doc = ctx.log.export(broken.game_id)  # still there, marked, exportable as stored
+        assert doc["set_aside"] == "entry 2 is unreadable"
+        assert [e["stored"] for e in doc["entries"]][1] == '{"type": "tally.Add", "play'
+        assert len(ctx.log.entries(done.game_id)) == 7  # the finished game is untouched
+    finally:
+        ctx.log.close()
+    again = AppContext.open(tmp_path)  # the next start says nothing more: it is set aside
+    assert again.set_aside == [] and again.log.unfinished() is None
+    again.log.close()
+
+
+def test_a_well_formed_but_altered_entry_is_caught_by_the_hash_chain(tmp_path):
+    path = tmp_path / "games.sqlite3"
+    with GameLog(path) as log:
+        s = Session.start(TALLY, log, CONFIG, clock=FakeClock())
+        play(s, [1, 2, 3])
+    _break_entry(path, s.game_id, 3, '{"type": "tally.Add", "player": "Anna", "points": 1}')
+    with GameLog(path) as log:
+        assert log.set_aside_damaged() == [
+            (s.game_id, "tally", "entry 3 was altered after it was written")
+        ]
+
+
+def test_replay_of_a_log_with_a_broken_entry_is_one_clear_line(tmp_path, capsys):
+    import json
+
+    from companion.cli import main
+
+    path = tmp_path / "games.sqlite3"
+    with GameLog(path) as log:
+        s = Session.start(TALLY, log, CONFIG, clock=FakeClock())
+        play(s, [1, 2, 3])
+    _break_entry(path, s.game_id, 2)
+    assert main(["replay", str(path)]) == 1
+    err = capsys.readouterr().err.strip()
+    assert err == f"companion: error: game #{s.game_id}: entry 2 is unreadable"
+    exported = tmp_path / "set-aside.json"
+    with GameLog(path) as log:
+        log.set_aside(s.game_id, "entry 2 is unreadable")
+        exported.write_text(json.dumps(log.export(s.game_id)))
+    assert main(["replay", str(exported)]) == 1
+    err = capsys.readouterr().err.strip()
+    assert err == (
+        "companion: error: this game was set aside as damaged (entry 2 is unreadable): "
+        "its entries are kept as stored and cannot be replayed"
+    )
