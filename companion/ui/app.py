@@ -241,9 +241,9 @@ class Root(ScreenManager):
             session.pause_timer()
         self.show_session(session)
         if after_restart:
-            self.get_screen("game").show_banner(
-                "Game restored where it stopped. Tap the clock to continue.", "ask"
-            )
+            # Only a game with a clock has one to tap.
+            tap = " Tap the clock to continue." if session.timer is not None else ""
+            self.get_screen("game").show_banner(f"Game restored where it stopped.{tap}", "ask")
 
     def show_session(self, session: Session) -> None:
         if self.has_screen("game"):

@@ -6,6 +6,7 @@ A game without its own screen gets this one as is: its legal actions become butt
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 from kivy.clock import Clock
@@ -23,6 +24,9 @@ from companion.ui.widgets import BigButton
 Builder.load_file(str(Path(__file__).with_name("kv") / "game_screen.kv"))
 
 BANNER_SECONDS = 6
+# A tap that starts this soon after a tap moved the game on is the same finger bouncing (or
+# a double tap): the screen under it has just changed, so it is dropped.
+REPEAT_GUARD_SECONDS = 0.3
 
 
 class GameScreen(Screen):
@@ -40,6 +44,9 @@ class GameScreen(Screen):
         self._banner_clear = Clock.create_trigger(self._clear_banner, BANNER_SECONDS)
         self._refresh_trigger = Clock.create_trigger(lambda dt: self.refresh())
         self._ticker = None
+        self._advanced_at = float("-inf")  # when a touch last moved the game on (time.time)
+        self._touch_up_at: float | None = None  # the touch being released, while it is
+        self._forget_touch = Clock.create_trigger(lambda dt: setattr(self, "_touch_up_at", None))
         session.sinks.append(self.cue_from_any_thread)
         self.build()
         self.refresh()
@@ -60,33 +67,67 @@ class GameScreen(Screen):
         return self.session.state
 
     def submit(self, event: Event) -> bool:
-        """Apply an event; a refusal is shown on the banner and changes nothing."""
+        """Apply a touch's event and redraw; a refusal is shown on the banner and changes
+        nothing."""
+        if not self._apply(event):
+            return False
+        self.refresh()
+        return True
+
+    def _apply(self, event: Event) -> bool:
+        before = self._stage()
         try:
             self.session.submit(event)
         except IllegalMove as exc:
             self.show_banner(str(exc), "error")
             return False
-        self.refresh()
+        if self._stage() != before:
+            self._moved_on()
         return True
 
     def undo(self) -> None:
         if self.session.undo():
+            self._moved_on()
             self.show_banner("Undone", "info")
         self.refresh()
 
     def redo(self) -> None:
         if self.session.redo():
+            self._moved_on()
             self.show_banner("Redone", "info")
         self.refresh()
 
+    def _stage(self):
+        """What a person sees as "where the game is": the phase and whose turn it is."""
+        state = self.session.state
+        return getattr(state, "phase", None), self.session.game.current_player(state)
+
+    def _moved_on(self) -> None:
+        up = self._touch_up_at
+        self._advanced_at = up if up is not None else time.time()
+
+    # touches: one guard for every control of every game ---------------------------------
+    def on_touch_down(self, touch):
+        if touch.time_start - self._advanced_at < REPEAT_GUARD_SECONDS:
+            return True  # swallowed: a bounce of the tap that just moved the game on
+        return super().on_touch_down(touch)
+
+    def on_touch_up(self, touch):
+        # Buttons act on the release after this dispatch (Kivy hands grabbed touches to their
+        # widget directly), so the release time is kept until the next frame.
+        self._touch_up_at = touch.time_end if touch.time_end > 0 else touch.time_update
+        self._forget_touch()
+        return super().on_touch_up(touch)
+
     def table_event(self, event: Event) -> None:
-        """An event from the table's hardware (any thread): undo button or game input."""
+        """An event from the table's hardware (any thread): undo button or game input.
+        A burst of readings (balls dropping together) redraws once."""
 
         def apply(_dt):
             if isinstance(event, ButtonPressed) and event.button == "undo":
                 self.undo()
-            else:
-                self.submit(event)
+            elif self._apply(event):
+                self._refresh_trigger()
 
         Clock.schedule_once(apply)
 
@@ -110,7 +151,7 @@ class GameScreen(Screen):
 
     def _tick(self, _dt) -> None:
         if self.session.poll():
-            self.refresh()
+            self._refresh_trigger()
         else:
             self._update_countdown()
 
