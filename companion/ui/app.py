@@ -290,7 +290,7 @@ class CompanionApp(App):
         if self.ctx.sim_tray is not None:
             table = TableWithTray(table, self.ctx.sim_tray)  # dropped balls reach the camera
         box.add_widget(SimPanel(table=table, size_hint_y=None, height=dp(SIM_PANEL_HEIGHT)))
-        bind_keyboard(table)
+        bind_keyboard(table, wanted=lambda: screens.current == "game")
         return box
 
     def on_stop(self):

@@ -124,12 +124,19 @@ class GameScreen(Screen):
         A burst of readings (balls dropping together) redraws once."""
 
         def apply(_dt):
+            if isinstance(event, ButtonPressed) and not self.showing:
+                return  # buttons act on the screen people see, not a game behind Home
             if isinstance(event, ButtonPressed) and event.button == "undo":
                 self.undo()
             elif self._apply(event):
                 self._refresh_trigger()
 
         Clock.schedule_once(apply)
+
+    @property
+    def showing(self) -> bool:
+        """On screen (a screen outside any manager, as in tests, counts as shown)."""
+        return self.manager is None or self.manager.current == self.name
 
     def show_banner(self, text: str, kind: str = "info") -> None:
         self.banner_kind, self.banner_text = kind, text
