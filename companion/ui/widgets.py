@@ -90,6 +90,39 @@ def font(size: float) -> float:
     return sp(size)
 
 
+def caption(
+    text: str = "",
+    size: float | str = 18,
+    bold: bool = False,
+    colour=colours.TEXT,
+    *,
+    halign: str = "left",
+    valign: str = "middle",
+    shrink: bool = False,
+    **kw,
+) -> Label:
+    """The one label of every game screen: `size` in sp (or a Kivy size string), text that
+    wraps inside the label's box; `shrink` lowers the font until the text fits (>= 10 sp)."""
+    lab = Label(
+        text=text,
+        font_size=size if isinstance(size, str) else f"{size}sp",
+        bold=bold,
+        color=colour,
+        halign=halign,
+        valign=valign,
+        **kw,
+    )
+    lab.bind(size=lambda w, s: setattr(w, "text_size", s))
+    if shrink:
+        lab.bind(texture_size=_shrink_to_fit, size=_shrink_to_fit)
+    return lab
+
+
+def _shrink_to_fit(label, *_):
+    if label.height > 1 and label.texture_size[1] > label.height and label.font_size > sp(10):
+        label.font_size -= sp(1)
+
+
 _TEXTURES: dict = {}
 
 
@@ -104,4 +137,13 @@ def text_texture(text: str, size: float, colour=(1, 1, 1, 1)):
         label = CoreLabel(text=text, font_size=key[1], bold=True, color=colour)
         label.refresh()
         tex = _TEXTURES[key] = label.texture
+    return tex
+
+
+def fitted_texture(text: str, width: float, size: float, colour=(0.05, 0.05, 0.08, 1)):
+    """`text_texture` no wider than `width`: the font shrinks until it fits (>= 6 px)."""
+    tex = text_texture(text, size, colour)
+    while tex.width > width and size > 6:
+        size -= 1
+        tex = text_texture(text, size, colour)
     return tex
