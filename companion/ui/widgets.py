@@ -118,6 +118,14 @@ def caption(
     return lab
 
 
+def row_of(*widgets, height: float = MIN_TOUCH + dp(4), spacing: float = dp(4)) -> BoxLayout:
+    """A row of `widgets` side by side, `height` tall."""
+    box = BoxLayout(size_hint_y=None, height=height, spacing=spacing)
+    for w in widgets:
+        box.add_widget(w)
+    return box
+
+
 def _shrink_to_fit(label, *_):
     if label.height > 1 and label.texture_size[1] > label.height and label.font_size > sp(10):
         label.font_size -= sp(1)

@@ -3,15 +3,19 @@
 COMPANION_WRITE_DOCS=1 also writes the screenshots the docs show to docs/img/laser-*.png.
 """
 
+import threading
+import time
+
 import pytest
 
 from companion.clock import FakeClock  # noqa: E402
 from companion.game import GameConfig  # noqa: E402
 from companion.games.laser import GAME  # noqa: E402
-from companion.games.laser.events import BidPlaced, BoardEntered, CardRevealed  # noqa: E402
+from companion.games.laser.events import BidPlaced, BoardEntered, CardRevealed, RoundResult
+from companion.games.laser.referee import THINKING, Referee
 from companion.session import Session  # noqa: E402
 from companion.ui.context import AppContext  # noqa: E402
-from companion.ui.render import render_to_png  # noqa: E402
+from companion.ui.render import pump, render_to_png  # noqa: E402
 from companion.ui.widgets import MIN_TOUCH, BigButton  # noqa: E402
 
 from .test_solver import COMP_EXAMPLE, TEAM_EXAMPLE  # noqa: E402
@@ -55,6 +59,42 @@ def tap(screen, text):
     found = [b for b in buttons(screen, text) if not b.disabled]
     assert found, f"no enabled button {text!r}"
     found[0].dispatch("on_release")
+
+
+def referee_answer(screen, seconds=20):
+    """Let Kivy's clock run until the referee's worker has answered."""
+    deadline = time.monotonic() + seconds
+    while screen.referee.thinking(screen.state):
+        assert time.monotonic() < deadline, "the referee never answered"
+        pump(1)
+    return screen.referee_text()
+
+
+def test_the_referee_solves_off_the_ui_thread(data_dir):
+    from companion.games.laser.referee import referee_text
+
+    screen, session, clock = make_screen(data_dir, ("Peter", "Tommy"), mode="competitive")
+    session.submit(CardRevealed("yellow", "wood"))
+    session.submit(CardRevealed("green", "carpet"))
+    session.submit(board_of(COMP_EXAMPLE))
+    session.submit(BidPlaced("Tommy", 4))
+    clock.advance(31)
+    session.poll()
+    session.submit(RoundResult(True, 4))
+    threads = []
+
+    def explain(game, state):  # the real referee, noting where it runs
+        threads.append(threading.current_thread())
+        return referee_text(game, state)
+
+    screen.referee = Referee(on_ready=screen._refresh_trigger, explain=explain)
+    screen.refresh()
+    tap(screen, "Referee: last round")
+    assert screen.referee_text() == THINKING
+    assert referee_answer(screen).startswith("Referee: best 3 MP")
+    assert threads and threads[0] is not threading.main_thread()
+    pump(2)  # the answer redraws the panel by itself
+    assert any("Referee: best 3 MP" in getattr(w, "text", "") for w in screen.body.walk())
 
 
 def assert_touchable(screen):
@@ -137,11 +177,14 @@ def test_demonstration_proposes_the_solver_count_and_the_referee_shows_the_optim
     proposed = [b for b in buttons(screen, "4")][0]
     proposed.dispatch("on_release")
     assert GAME.scores(session.state)["Tommy"] == 4
-    # next round: the referee panel shows the optimum of the round just played
-    text = screen.referee_text()
+    # next round: the referee panel shows the optimum of the round just played, worked out
+    # on a worker thread while the screen says that it is thinking
+    tap(screen, "Referee: last round")
+    assert any(w.text == THINKING for w in screen.body.walk() if hasattr(w, "text"))
+    text = referee_answer(screen)
     assert text.startswith("Referee: best 3 MP (bid 4)")
     assert "takes yellow" in text or "makes green" in text
-    tap(screen, "Referee: last round")
+    pump(1)
     assert any(text.splitlines()[0] in getattr(w, "text", "") for w in screen.body.walk())
     shoot(docs_shot, screen, "referee")
     tap(screen, "Back")
