@@ -9,6 +9,7 @@ prediction, a choice, or the tallies of the selected player.
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import partial
 
 from kivy.graphics import Color, Line, RoundedRectangle
 from kivy.metrics import dp
@@ -25,7 +26,7 @@ from companion.games.color_milk.rules import READING_PHASES, SENSOR_MAX, MilkSta
 from companion.players import PLAYER_MARKERS
 from companion.ui import colours
 from companion.ui.game_screen import GameScreen as BaseGameScreen
-from companion.ui.widgets import BigButton, ColourButton, ColourChip
+from companion.ui.widgets import BigButton, ColourButton, ColourChip, caption
 
 ZONES = ("", "double", "triple")
 COUNTS_BY_BOARD = {
@@ -35,12 +36,7 @@ COUNTS_BY_BOARD = {
 }
 
 
-def _label(text: str, size: float = 18, bold: bool = False, colour=colours.TEXT, **kw) -> Label:
-    lab = Label(text=text, font_size=f"{size}sp", bold=bold, color=colour, **kw)
-    lab.bind(size=lambda w, s: setattr(w, "text_size", s))
-    lab.halign = kw.get("halign", "center")
-    lab.valign = "middle"
-    return lab
+_label = partial(caption, halign="center")
 
 
 def percent(p) -> str:
