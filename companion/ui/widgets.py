@@ -19,10 +19,9 @@ from kivy.uix.label import Label
 from kivy.uix.widget import Widget
 
 from companion.ui import colours
+from companion.ui.sizes import BUTTON_INSET, MIN_BUTTON, MIN_TOUCH  # noqa: F401  (re-exported)
 
 Builder.load_file(str(Path(__file__).with_name("kv") / "widgets.kv"))
-
-MIN_TOUCH = dp(48)  # smallest touch target anywhere in the app
 
 
 class BigButton(Button):

@@ -26,7 +26,7 @@ from companion.games.color_milk.rules import READING_PHASES, SENSOR_MAX, MilkSta
 from companion.players import PLAYER_MARKERS
 from companion.ui import colours
 from companion.ui.game_screen import GameScreen as BaseGameScreen
-from companion.ui.widgets import BigButton, ColourButton, ColourChip, caption
+from companion.ui.widgets import MIN_BUTTON, BigButton, ColourButton, ColourChip, caption
 
 ZONES = ("", "double", "triple")
 COUNTS_BY_BOARD = {
@@ -175,7 +175,7 @@ class GameScreen(BaseGameScreen):
         for seat, p in enumerate(s.players):
             card = PlayerCard(self, p.name, seat)
             card.highlight = p.name in (self.selected, chooser)
-            name = BigButton(text=p.name, size_hint_y=None, height=dp(48), font_size="18sp")
+            name = BigButton(text=p.name, size_hint_y=None, height=MIN_BUTTON, font_size="18sp")
             name.tint = colours.rgba(card.marker, 0.55 if p.name != chooser else 0.95)
             name.bind(on_release=lambda _b, n=p.name: self.select(n))
             card.add_widget(name)

@@ -22,7 +22,7 @@ from companion.games.kritters.scoring import (
     best_score,
 )
 from companion.ui import colours
-from companion.ui.widgets import BigButton, ColourChip, caption
+from companion.ui.widgets import MIN_BUTTON, BigButton, ColourChip, caption
 
 ROW = dp(50)
 ITEM_COLOUR = {
@@ -53,9 +53,9 @@ class Stepper(BoxLayout):
             )
         )
         row = BoxLayout(spacing=dp(4))
-        self.minus = BigButton(text="-", size_hint_x=None, width=dp(48), font_size="26sp")
+        self.minus = BigButton(text="-", size_hint_x=None, width=MIN_BUTTON, font_size="26sp")
         self.minus.bind(on_release=lambda *_: self.step(-1))
-        self.plus = BigButton(text="+", size_hint_x=None, width=dp(48), font_size="26sp")
+        self.plus = BigButton(text="+", size_hint_x=None, width=MIN_BUTTON, font_size="26sp")
         self.plus.bind(on_release=lambda *_: self.step(+1))
         self.chip = ColourChip(colour=colour, size=(dp(46), dp(46)), pos_hint={"center_y": 0.5})
         chip_box = BoxLayout()  # centres the chip between the buttons
@@ -98,7 +98,7 @@ class PointRow(BoxLayout):
             self.add_widget(b)
         self.shown = caption("", size=16)
         self.add_widget(self.shown)
-        self.minus = BigButton(text="-", size_hint_x=None, width=dp(48), font_size="26sp")
+        self.minus = BigButton(text="-", size_hint_x=None, width=MIN_BUTTON, font_size="26sp")
         self.minus.bind(on_release=lambda *_: self.on_change(self.colour, None))
         self.add_widget(self.minus)
 
@@ -172,9 +172,9 @@ class ScoreEntry:
 
         right = BoxLayout(orientation="vertical", spacing=dp(4), size_hint_x=None, width=dp(250))
         pick = BoxLayout(size_hint_y=None, height=ROW, spacing=dp(4))
-        prev = BigButton(text="<", size_hint_x=None, width=dp(48))
+        prev = BigButton(text="<", size_hint_x=None, width=MIN_BUTTON)
         prev.bind(on_release=lambda *_: self._pick(-1))
-        nxt = BigButton(text=">", size_hint_x=None, width=dp(48))
+        nxt = BigButton(text=">", size_hint_x=None, width=MIN_BUTTON)
         nxt.bind(on_release=lambda *_: self._pick(+1))
         entered = sum(1 for p in self.state.players if self.state.result(p))
         self._who = caption("", size=18, bold=True, halign="center")
