@@ -9,7 +9,13 @@ from kivy.app import App
 from kivy.clock import Clock
 from kivy.lang import Builder
 from kivy.metrics import dp
-from kivy.properties import ListProperty, NumericProperty, ObjectProperty, StringProperty
+from kivy.properties import (
+    BooleanProperty,
+    ListProperty,
+    NumericProperty,
+    ObjectProperty,
+    StringProperty,
+)
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import NoTransition, Screen, ScreenManager
 
@@ -22,6 +28,7 @@ from companion.ui import colours
 from companion.ui.camera_link import TableWithTray
 from companion.ui.context import AppContext
 from companion.ui.game_screen import GameScreen
+from companion.ui.unfinished import UnfinishedScreen, describe, unfinished
 from companion.ui.widgets import BigButton
 
 for _kv in ("home.kv", "setup.kv", "settings.kv"):
@@ -61,6 +68,7 @@ class GameTile(BigButton):
 class HomeScreen(Screen):
     ctx = ObjectProperty(None)
     resume_text = StringProperty("")
+    unfinished_text = StringProperty("")
     status_text = StringProperty("")
 
     def on_pre_enter(self, *_):
@@ -81,12 +89,9 @@ class HomeScreen(Screen):
                     on_release=lambda b: self.manager.choose_game(b.game_name),
                 )
             )
-        rec = self.ctx.log.unfinished() if self.ctx else None
-        self.resume_text = (
-            f"Resume {games.info(rec.game).title}: {', '.join(rec.config['players'])}"
-            if rec
-            else ""
-        )
+        records = unfinished(self.ctx.log) if self.ctx else []
+        self.resume_text = f"Resume {describe(records[0])}" if records else ""
+        self.unfinished_text = f"All unfinished: {len(records)}" if records else ""
         parts = ["Simulated table" if self.ctx and self.ctx.simulate else "Table hardware"]
         if self.ctx and self.ctx.table is not None:
             parts += [f"{k}: {v}" for k, v in getattr(self.ctx.table, "status", {}).items()]
@@ -109,11 +114,13 @@ class SetupScreen(Screen):
     title = StringProperty("")
     names = ListProperty()
     error_text = StringProperty("")
+    confirm_start = BooleanProperty(False)  # unfinished games were pointed out: start anyway
     options = ObjectProperty(None, allownone=True)
 
     def prepare(self, name: str) -> None:
         info = games.info(name)
         self.game_name, self.title, self.error_text = name, info.title, ""
+        self.confirm_start = False
         lo, hi = info.players
         start = max(lo, min(hi, 3))
         self.names = list(DEFAULT_NAMES[:start])
@@ -185,6 +192,13 @@ class SetupScreen(Screen):
 
     def start(self) -> None:
         self._collect()
+        waiting = unfinished(self.ctx.log)
+        if waiting and not self.confirm_start:
+            # Say so before a new game joins them; the next tap on Start confirms.
+            self.confirm_start = True
+            more = f" and {len(waiting) - 1} more" if len(waiting) > 1 else ""
+            self.error_text = f"Not finished yet: {describe(waiting[0])}{more}."
+            return
         try:
             game = games.load(self.game_name)
             players = tuple(n.strip() for n in self.names)
@@ -220,14 +234,20 @@ class Root(ScreenManager):
         self.add_widget(HomeScreen(name="home", ctx=ctx))
         self.add_widget(SetupScreen(name="setup", ctx=ctx))
         self.add_widget(SettingsScreen(name="settings", ctx=ctx))
+        self.add_widget(UnfinishedScreen(name="unfinished", ctx=ctx))
 
     def choose_game(self, name: str) -> None:
         self.get_screen("setup").prepare(name)
         self.current = "setup"
 
-    def resume(self, after_restart: bool = False) -> None:
-        rec = self.ctx.log.unfinished()
+    def resume(self, game_id: int | None = None, after_restart: bool = False) -> None:
+        """Open an unfinished game (the newest if `game_id` is None) where it stopped."""
+        records = unfinished(self.ctx.log)
+        rec = next((r for r in records if game_id in (None, r.id)), None)
         if rec is None:
+            return
+        if self.has_screen("game") and self.get_screen("game").session.game_id == rec.id:
+            self.current = "game"  # already open: go back to it as it is
             return
         try:
             session = Session.resume(
@@ -244,6 +264,13 @@ class Root(ScreenManager):
             # Only a game with a clock has one to tap.
             tap = " Tap the clock to continue." if session.timer is not None else ""
             self.get_screen("game").show_banner(f"Game restored where it stopped.{tap}", "ask")
+
+    def forget_session(self, game_id: int) -> None:
+        """Close the game screen if it shows this game (it is being abandoned)."""
+        if self.has_screen("game") and self.get_screen("game").session.game_id == game_id:
+            old = self.get_screen("game")
+            old.close()
+            self.remove_widget(old)
 
     def show_session(self, session: Session) -> None:
         if self.has_screen("game"):

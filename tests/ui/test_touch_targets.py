@@ -49,12 +49,14 @@ def ctx(data_dir):
     ctx.log.close()
 
 
-def test_home_setup_and_settings(ctx):
+def test_home_setup_settings_and_unfinished_games(ctx):
+    for players in (("Anna", "Ben"), ("Chloe", "David", "Emma")):  # Home offers to resume
+        Session.start(games.load("laser"), ctx.log, GameConfig(players))
     root = Root(ctx)
     seen = {}
     on_window(root)
     try:
-        for name in ("home", "settings"):
+        for name in ("home", "settings", "unfinished"):
             root.current = name
             pump()
             seen[name] = small_buttons(root.get_screen(name))
