@@ -28,6 +28,7 @@ from companion.ui import colours
 from companion.ui.camera_link import TableWithTray
 from companion.ui.context import AppContext
 from companion.ui.game_screen import GameScreen
+from companion.ui.touch_keyboard import dock, known_names
 from companion.ui.unfinished import UnfinishedScreen, describe, unfinished
 from companion.ui.widgets import BigButton
 
@@ -115,21 +116,25 @@ class SetupScreen(Screen):
     names = ListProperty()
     error_text = StringProperty("")
     confirm_start = BooleanProperty(False)  # unfinished games were pointed out: start anyway
+    played_before = ListProperty()  # names from the log, for the pick-list
     options = ObjectProperty(None, allownone=True)
 
     def prepare(self, name: str) -> None:
         info = games.info(name)
         self.game_name, self.title, self.error_text = name, info.title, ""
         self.confirm_start = False
+        self._seat = None  # the seat a picked name goes to (the one last tapped)
         lo, hi = info.players
         start = max(lo, min(hi, 3))
         self.names = list(DEFAULT_NAMES[:start])
         module = importlib.import_module(info.package)
         self._options = {o.key: o.default for o in getattr(module, "OPTIONS", ())}
+        self.played_before = known_names(self.ctx.log) if self.ctx else []
         self._option_specs = tuple(getattr(module, "OPTIONS", ()))
         self._rebuild()
 
     def _rebuild(self) -> None:
+        self._fill_pick_list()
         rows = self.ids.rows
         rows.clear_widgets()
         for i, n in enumerate(self.names):
@@ -147,6 +152,49 @@ class SetupScreen(Screen):
                     size_hint_y=None,
                     height=dp(52),
                     on_release=lambda b, s=spec: self._cycle_option(s),
+                )
+            )
+
+    def on_pre_enter(self, *_):
+        from kivy.core.window import Window
+
+        dock(Window)  # tapping a name brings up the on-screen keyboard
+
+    def focused(self, index: int) -> None:
+        self._seat = index
+
+    def pick_name(self, name: str) -> None:
+        """A name from the pick-list goes to the seat last tapped, else to the first seat
+        still showing a suggested name, else to a new seat."""
+        self._collect()
+        if name in self.names:
+            return
+        seat = self._seat
+        if seat is None or seat >= len(self.names):
+            seat = next((i for i, n in enumerate(self.names) if n in DEFAULT_NAMES), None)
+        if seat is None:
+            if len(self.names) >= games.info(self.game_name).players[1]:
+                return
+            self.names.append(name)
+        else:
+            self.names[seat] = name
+        self._seat = None
+        self._rebuild()
+
+    def _fill_pick_list(self) -> None:
+        box = self.ids.picks
+        box.clear_widgets()
+        seated = set(self.names)
+        for name in self.played_before:
+            if name in seated:
+                continue
+            box.add_widget(
+                BigButton(
+                    text=name,
+                    font_size="18sp",
+                    size_hint_x=None,
+                    width=max(dp(80), dp(18) + dp(11) * len(name)),
+                    on_release=lambda _b, n=name: self.pick_name(n),
                 )
             )
 
