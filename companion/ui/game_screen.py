@@ -243,3 +243,10 @@ class GameScreen(Screen):
     @property
     def body(self):
         return self.ids.body
+
+    def wide(self, on: bool) -> None:
+        """Give the body the scoreboard's column too (score entry, long lists, big boards)."""
+        column = self.ids.scoreboard.parent
+        column.size_hint_x = 0.001 if on else 0.3
+        column.opacity = 0 if on else 1
+        column.disabled = on

@@ -63,20 +63,13 @@ class KrittersScreen(ScoreEntry, base.GameScreen):
         self._view = view
         self.body.clear_widgets()
         # the final ranking lists every score itself: the explanation gets that room
-        self._wide(state.phase in ("setup", "scoring", "over"))
+        self.wide(state.phase in ("setup", "scoring", "over"))
         {
             "setup": self._show_setup,
             "play": self._show_play,
             "scoring": self._show_scoring,
             "over": self._show_over,
         }[state.phase]()
-
-    def _wide(self, wide: bool) -> None:
-        """Score entry and set-up use the scoreboard's column too."""
-        column = self.ids.scoreboard.parent
-        column.size_hint_x = 0.001 if wide else 0.3
-        column.opacity = 0 if wide else 1
-        column.disabled = wide
 
     # set-up ---------------------------------------------------------------------------
     def _show_setup(self) -> None:

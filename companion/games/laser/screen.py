@@ -49,7 +49,7 @@ class LaserScreen(CompetitivePhases, base.GameScreen):
         body.clear_widgets()
         st = self.state
         referee = self.show_referee and st.phase == "reveal" and not st.cards and st.last_board
-        self._wide(bool(referee))
+        self.wide(bool(referee))
         if self.editor is not None:
             self._draw_editor(body)
             return
@@ -63,13 +63,6 @@ class LaserScreen(CompetitivePhases, base.GameScreen):
         draw = getattr(self, f"_draw_{st.phase.replace('-', '_')}", None)
         if draw is not None:
             draw(body)
-
-    def _wide(self, wide: bool) -> None:
-        """The referee's move list uses the scoreboard's column too, so moves fit one line."""
-        column = self.ids.scoreboard.parent
-        column.size_hint_x = 0.001 if wide else 0.3
-        column.opacity = 0 if wide else 1
-        column.disabled = wide
 
     def _scores_with_x(self) -> None:
         """Competitive: the X marks beside each score (X, XX), -6s already in the score."""
