@@ -28,7 +28,7 @@ from companion.ui import colours
 from companion.ui.camera_link import TableWithTray
 from companion.ui.context import AppContext
 from companion.ui.game_screen import GameScreen
-from companion.ui.touch_keyboard import dock, known_names
+from companion.ui.touch_keyboard import dock, keyboard_top, known_names
 from companion.ui.unfinished import UnfinishedScreen, describe, unfinished
 from companion.ui.widgets import BigButton
 
@@ -117,6 +117,7 @@ class SetupScreen(Screen):
     error_text = StringProperty("")
     confirm_start = BooleanProperty(False)  # unfinished games were pointed out: start anyway
     played_before = ListProperty()  # names from the log, for the pick-list
+    keyboard_room = NumericProperty(0)  # px kept free at the bottom for the on-screen keyboard
     options = ObjectProperty(None, allownone=True)
 
     def prepare(self, name: str) -> None:
@@ -160,8 +161,24 @@ class SetupScreen(Screen):
 
         dock(Window)  # tapping a name brings up the on-screen keyboard
 
-    def focused(self, index: int) -> None:
-        self._seat = index
+    def focused(self, index: int, on: bool = True) -> None:
+        """A name field was tapped (or let go): make room above the on-screen keyboard."""
+        if on:
+            self._seat = index
+        Clock.schedule_once(lambda _dt: self._make_room(index), 0)
+
+    def _make_room(self, index: int) -> None:
+        from kivy.core.window import Window
+
+        typing = any(r.ids.name.focus for r in self.ids.rows.children)
+        top = keyboard_top(Window) if typing else 0
+        self.keyboard_room = max(0.0, top - self.to_window(0, 0)[1])
+        row = next((r for r in self.ids.rows.children if r.index == index), None)
+        scroll = self.ids.rows.parent
+        if self.keyboard_room and row is not None:
+            Clock.schedule_once(lambda _dt: scroll.scroll_to(row, animate=False), 0)
+        elif not self.keyboard_room:
+            scroll.scroll_y = 1  # the seats from the top again
 
     def pick_name(self, name: str) -> None:
         """A name from the pick-list goes to the seat last tapped, else to the first seat

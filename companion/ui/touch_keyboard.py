@@ -1,6 +1,6 @@
 """Typing on a touch-only table: Kivy's on-screen keyboard docked along the bottom of the
-window (alongside any real keyboard), with the window sliding up so the field being typed in
-stays above it. Names already played are offered as a pick-list (`known_names`)."""
+window (alongside any real keyboard); the screen being typed on makes room above it
+(`keyboard_top`). Names already played are offered as a pick-list (`known_names`)."""
 
 from __future__ import annotations
 
@@ -18,7 +18,23 @@ def dock(window) -> None:
     window.allow_vkeyboard = True
     window.single_vkeyboard = True
     window.docked_vkeyboard = True
-    window.softinput_mode = "below_target"
+
+
+KEY_ROWS = 5  # rows of keys in Kivy's layouts
+KEYBOARD_HEIGHT = 220  # unscaled; docked it is scaled to the window's width (x8/7 at 800)
+
+
+def keyboard_top(window) -> float:
+    """How high the docked keyboard reaches in the window (0 when none is shown). Its keys
+    are made tall enough to tap: at least 48 px a row at 800 px wide."""
+    from kivy.uix.vkeyboard import VKeyboard
+
+    for w in window.children:
+        if isinstance(w, VKeyboard) and w.docked:
+            if w.height != KEYBOARD_HEIGHT:
+                w.height = KEYBOARD_HEIGHT
+            return w.y + w.height * w.scale
+    return 0.0
 
 
 def known_names(log, limit: int = 12) -> list[str]:

@@ -53,29 +53,32 @@ def test_a_picked_name_takes_the_seat_last_tapped_or_the_first_suggested_one(ctx
     assert root.get_screen("game").session.config.players == ("Bruno", "Zoe", "Chloe")
 
 
-def test_tapping_a_name_docks_the_on_screen_keyboard_inside_the_window(ctx):
+def test_tapping_a_name_docks_the_on_screen_keyboard_and_the_name_stays_above_it(ctx):
     root = Root(ctx)
     window = on_window(root)
     try:
         root.choose_game("elios")
         pump()
-        field = root.get_screen("setup").ids.rows.children[0].ids.name  # the lowest seat
+        setup = root.get_screen("setup")
+        field = setup.ids.rows.children[0].ids.name  # the lowest seat
         field.focus = True
-        pump(2)
+        pump(3)
         boards = [w for w in window.children if isinstance(w, VKeyboard)]
         assert len(boards) == 1
         kb = boards[0]
-        pump(2)
         tall = kb.height * kb.scale
-        assert kb.docked and kb.width * kb.scale == pytest.approx(800)
-        assert 0 < tall < 480 / 2  # the keyboard leaves room for what is typed
-        # the window slides up just enough: the keyboard sits on the bottom edge and the
-        # field being typed in stays in view above it
-        lift = window.keyboard_height
-        assert kb.y + lift == pytest.approx(0, abs=1)
-        bottom = field.to_window(field.x, field.y)[1] + lift
+        assert kb.docked and tuple(kb.pos) == (0, 0)
+        assert kb.width * kb.scale == pytest.approx(800)
+        assert tall / 5 >= 48  # five rows of keys, each a full touch target
+        assert tall < 480 * 0.6  # and room left for what is typed
+        # the set-up screen makes room: the name being typed sits above the keys
+        bottom = field.to_window(field.x, field.y)[1]
         assert bottom >= tall - 1 and bottom + field.height <= 480
+        assert setup.keyboard_room > 0
         field.focus = False
-        pump(4)
+        pump(3)
+        assert setup.keyboard_room == 0
+        assert setup.ids.rows.parent.scroll_y == 1  # the seats from the top again
+        assert [b for b in setup.walk() if getattr(b, "text", "") == "Start Elios"][0].height
     finally:
         off_window(root)
