@@ -117,6 +117,7 @@ class SetupScreen(Screen):
     error_text = StringProperty("")
     confirm_start = BooleanProperty(False)  # unfinished games were pointed out: start anyway
     played_before = ListProperty()  # names from the log, for the pick-list
+    picks_left = BooleanProperty(False)  # some of them are not seated yet
     keyboard_room = NumericProperty(0)  # px kept free at the bottom for the on-screen keyboard
     options = ObjectProperty(None, allownone=True)
 
@@ -202,6 +203,7 @@ class SetupScreen(Screen):
         box = self.ids.picks
         box.clear_widgets()
         seated = set(self.names)
+        self.picks_left = any(n not in seated for n in self.played_before)
         for name in self.played_before:
             if name in seated:
                 continue

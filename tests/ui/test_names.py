@@ -48,9 +48,12 @@ def test_a_picked_name_takes_the_seat_last_tapped_or_the_first_suggested_one(ctx
     assert picks(setup) == ["Bruno", "Mia"]  # a seated name leaves the list
     setup.pick_name("Bruno")  # no seat tapped: the first suggested name gives way
     assert setup.names == ["Bruno", "Zoe", "Chloe"]
+    assert setup.picks_left
+    setup.pick_name("Mia")
+    assert setup.names == ["Bruno", "Zoe", "Mia"] and not setup.picks_left  # row hidden
     setup.start()
     assert root.current == "game"
-    assert root.get_screen("game").session.config.players == ("Bruno", "Zoe", "Chloe")
+    assert root.get_screen("game").session.config.players == ("Bruno", "Zoe", "Mia")
 
 
 def test_tapping_a_name_docks_the_on_screen_keyboard_and_the_name_stays_above_it(ctx):
