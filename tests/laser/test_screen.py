@@ -235,3 +235,25 @@ def test_bid_screen_scrolls_for_ten_players(data_dir, tmp_path):
     drawn(render_to_png(screen, tmp_path / "ten-bids.png"))
     nums = [b for b in buttons(screen) if b.text == "5"]
     assert len(nums) == 10
+
+
+def test_a_refusal_while_entering_the_board_moves_no_tile(data_dir):
+    from tests.ui.fingers import off_window, on_window
+
+    screen, session, _ = make_screen(data_dir)
+    tap(screen, "Enter board")
+    on_window(screen)
+    try:
+        ed = screen.editor
+        before = [ed.circle.to_window(x, y) for _, x, y in ed.circle.centres()]
+        buttons_before = [b.to_window(*b.pos) for b in buttons(screen)]
+        ed.brush = "red"
+        for i in (1, 2, 3, 4, 5):
+            ed.tap_tile(i)  # five reds on the board, two spare: one too many
+        tap(screen, "Save board")
+        pump(2)
+        assert screen.banner_kind == "error" and screen.banner_text
+        assert [ed.circle.to_window(x, y) for _, x, y in ed.circle.centres()] == before
+        assert [b.to_window(*b.pos) for b in buttons(screen)] == buttons_before
+    finally:
+        off_window(screen)
