@@ -44,6 +44,7 @@ class GameScreen(Screen):
         self._banner_clear = Clock.create_trigger(self._clear_banner, BANNER_SECONDS)
         self._refresh_trigger = Clock.create_trigger(lambda dt: self.refresh())
         self._ticker = None
+        self.closed = False
         self._advanced_at = float("-inf")  # when a touch last moved the game on (time.time)
         self._touch_up_at: float | None = None  # the touch being released, while it is
         self._forget_touch = Clock.create_trigger(lambda dt: setattr(self, "_touch_up_at", None))
@@ -124,6 +125,8 @@ class GameScreen(Screen):
         A burst of readings (balls dropping together) redraws once."""
 
         def apply(_dt):
+            if self.closed:
+                return  # this game has left the screen (finished elsewhere or abandoned)
             if isinstance(event, ButtonPressed) and not self.showing:
                 return  # buttons act on the screen people see, not a game behind Home
             if isinstance(event, ButtonPressed) and event.button == "undo":
@@ -152,6 +155,7 @@ class GameScreen(Screen):
 
     def close(self) -> None:
         """This game leaves the screen for good: stop polling and listening."""
+        self.closed = True
         self.on_leave()
         if self.cue_from_any_thread in self.session.sinks:
             self.session.sinks.remove(self.cue_from_any_thread)

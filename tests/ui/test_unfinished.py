@@ -6,8 +6,10 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from kivy.clock import Clock
 
 from companion import games
+from companion.events import ButtonPressed
 from companion.game import GameConfig
 from companion.session import Session
 from companion.ui.app import Root
@@ -82,14 +84,24 @@ def test_every_unfinished_game_is_listed_and_each_can_be_resumed_or_abandoned(ct
 
 
 def test_abandoning_the_game_on_screen_closes_it(ctx):
-    laser = start(ctx, "laser", ("Anna", "Ben"))
+    from companion.games.laser.events import CardRevealed
+
+    laser = Session.start(
+        games.load("laser"), ctx.log, GameConfig(("Anna", "Ben", "Cy"), {"mode": "team"})
+    )
+    laser.submit(CardRevealed("cyan"))
+    laser.submit(CardRevealed("blue"))  # planning: the Next button would start the bids
     root = Root(ctx)
     root.resume(laser.game_id)
     assert root.has_screen("game")
     root.current = "unfinished"
     listing = root.get_screen("unfinished")
+    screen = root.get_screen("game")
     listing.abandon(ctx.log.game(laser.game_id))  # confirmed
     assert not root.has_screen("game")
+    screen.table_event(ButtonPressed("next"))  # an arcade button pressed afterwards
+    Clock.tick()
+    assert len(ctx.log.entries(laser.game_id)) == 2  # it reaches no abandoned game
     assert listing.heading == "No unfinished games"
 
 
