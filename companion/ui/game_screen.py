@@ -1,5 +1,7 @@
 """The frame every game screen shares: title, phase line, countdown, undo/redo, scoreboard,
-and a banner for questions and refusals. A game's own screen fills `self.body`.
+and a banner for questions and refusals (over the title, so nothing moves). A game's own
+screen fills `self.body`. One guard for every control: a tap that starts within 0.3 s of a
+tap that moved the game on is dropped (fingers bounce; the screen under them just changed).
 
 A game without its own screen gets this one as is: its legal actions become buttons.
 """

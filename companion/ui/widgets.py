@@ -80,7 +80,7 @@ class Scoreboard(BoxLayout):
 
 
 class Banner(Label):
-    """A message along the bottom: questions, refusals, announcements."""
+    """A message in the title's slot: questions, refusals, announcements."""
 
     kind = StringProperty("info")  # info | error | ask
 

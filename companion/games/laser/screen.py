@@ -1,5 +1,6 @@
-"""The Laser screen: reveal cards, the silent clock, bids, teammates, results, Impossible!,
-and a referee panel with the solver's optimum for the round just played.
+"""The Laser screen: reveal cards, the silent clock, bids, teammates, results, Impossible!
+(the competitive phases and the proof live in competitive_view.py), the board editor, and a
+referee panel with the solver's optimum for the round just played (referee.py).
 
 Every phase redraws the body from the state. Bids are big 2-10 buttons on one row per
 player (team) or a player row plus a number row (competitive); colours always carry their
