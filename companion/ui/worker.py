@@ -1,14 +1,20 @@
-"""Slow work off Kivy's thread: one question at a time on a worker thread, the answer back on
-Kivy's thread, and an answer to a question nobody asks any more dropped.
+"""Slow work off Kivy's thread: the answer comes back on Kivy's thread, and an answer to a
+question nobody asks any more is dropped.
 
     worker = Worker("referee")
     worker.ask(key, lambda: solve(pos), on_answer)   # returns at once
     worker.asking(key)                               # True until the answer has arrived
+
+`Worker(name, process=True)` runs each job in a separate process instead of a thread: a
+search that spends long stretches inside C code holds Python's GIL and would still stall the
+screen for up to a second from a thread (benchmarks/ui_frames.py). Its jobs must be picklable
+(a module-level function, or functools.partial of one).
 """
 
 from __future__ import annotations
 
 import logging
+import multiprocessing
 import threading
 from collections.abc import Callable, Hashable
 from typing import Any
@@ -19,8 +25,10 @@ log = logging.getLogger(__name__)
 
 
 class Worker:
-    def __init__(self, name: str) -> None:
+    def __init__(self, name: str, process: bool = False) -> None:
         self.name = name
+        self._process = process
+        self._pool = None  # the worker process, started on the first question
         self._asked: Hashable | None = None
         self._lock = threading.Lock()
         self._idle = threading.Event()
@@ -34,10 +42,14 @@ class Worker:
                 return  # already being worked on
             self._asked = key
             self._idle.clear()
+            if self._process and self._pool is None:
+                # a fresh interpreter, not a fork of this one (Kivy's window and threads)
+                self._pool = multiprocessing.get_context("spawn").Pool(1)
+            pool = self._pool
 
         def work() -> None:
             try:
-                result = job()
+                result = pool.apply_async(job).get() if pool is not None else job()
             except Exception as exc:  # shown to people as the answer, never lost silently
                 log.exception("%s: %r failed", self.name, key)
                 result = exc
@@ -57,7 +69,15 @@ class Worker:
         return self._asked == key
 
     def forget(self) -> None:
-        """Nobody wants the pending answer any more (the screen is closing)."""
+        """Nobody wants the pending answer any more."""
         with self._lock:
             self._asked = None
             self._idle.set()
+
+    def close(self) -> None:
+        """For good (the screen is closing): a worker process is stopped, mid-search or not."""
+        self.forget()
+        with self._lock:
+            pool, self._pool, self._process = self._pool, None, False
+        if pool is not None:
+            pool.terminate()

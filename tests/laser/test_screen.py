@@ -3,7 +3,6 @@
 COMPANION_WRITE_DOCS=1 also writes the screenshots the docs show to docs/img/laser-*.png.
 """
 
-import threading
 import time
 
 import pytest
@@ -12,7 +11,7 @@ from companion.clock import FakeClock  # noqa: E402
 from companion.game import GameConfig  # noqa: E402
 from companion.games.laser import GAME  # noqa: E402
 from companion.games.laser.events import BidPlaced, BoardEntered, CardRevealed, RoundResult
-from companion.games.laser.referee import THINKING, Referee
+from companion.games.laser.referee import THINKING
 from companion.session import Session  # noqa: E402
 from companion.ui.context import AppContext  # noqa: E402
 from companion.ui.render import pump, render_to_png  # noqa: E402
@@ -70,9 +69,7 @@ def referee_answer(screen, seconds=20):
     return screen.referee_text()
 
 
-def test_the_referee_solves_off_the_ui_thread(data_dir):
-    from companion.games.laser.referee import referee_text
-
+def test_the_referee_answers_from_its_own_process_while_the_screen_goes_on(data_dir):
     screen, session, clock = make_screen(data_dir, ("Peter", "Tommy"), mode="competitive")
     session.submit(CardRevealed("yellow", "wood"))
     session.submit(CardRevealed("green", "carpet"))
@@ -81,20 +78,18 @@ def test_the_referee_solves_off_the_ui_thread(data_dir):
     clock.advance(31)
     session.poll()
     session.submit(RoundResult(True, 4))
-    threads = []
-
-    def explain(game, state):  # the real referee, noting where it runs
-        threads.append(threading.current_thread())
-        return referee_text(game, state)
-
-    screen.referee = Referee(on_ready=screen._refresh_trigger, explain=explain)
     screen.refresh()
     tap(screen, "Referee: last round")
     assert screen.referee_text() == THINKING
+    tap(screen, "Back")  # the screen answers touches while the referee works
+    assert not screen.show_referee
     assert referee_answer(screen).startswith("Referee: best 3 MP")
-    assert threads and threads[0] is not threading.main_thread()
-    pump(2)  # the answer redraws the panel by itself
+    assert screen.referee._worker._pool is not None  # it was a process of its own
+    tap(screen, "Referee: last round")
+    pump(1)
     assert any("Referee: best 3 MP" in getattr(w, "text", "") for w in screen.body.walk())
+    screen.close()
+    assert screen.referee._worker._pool is None  # the referee's process is stopped
 
 
 def assert_touchable(screen):

@@ -45,3 +45,17 @@ def test_a_failing_job_answers_with_its_error():
     worker.ask("k", lambda: 1 / 0, got.append)
     run_clock_until(lambda: got)
     assert isinstance(got[0], ZeroDivisionError) and not worker.asking("k")
+
+
+def test_a_process_worker_answers_from_another_process_on_kivy_s_thread():
+    import os
+
+    worker = Worker("test-process", process=True)
+    got = []
+    try:
+        worker.ask("pid", os.getpid, lambda r: got.append((r, threading.current_thread())))
+        run_clock_until(lambda: got, seconds=30)
+    finally:
+        worker.close()
+    pid, thread = got[0]
+    assert pid != os.getpid() and thread is threading.main_thread()

@@ -1,9 +1,10 @@
-"""The referee: the solver's optimum for the round just played, worked out off Kivy's thread
-so the screen and the clock never wait for it; the screen shows that it is thinking."""
+"""The referee: the solver's optimum for the round just played, worked out in a process of
+its own so the screen and the clock never wait for it; the screen shows that it is thinking."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 
 from companion.ui.worker import Worker
 
@@ -16,14 +17,18 @@ THINKING = "Referee: working out the best play..."
 
 def referee_text(game, state) -> str:
     """The solver's optimum for the round just played, for people (slow: seconds)."""
-    pos = game.position(state, state.last_board, state.last_cards)
+    return explain(game.position(state, state.last_board, state.last_cards), state.last_bid)
+
+
+def explain(pos, bid: int | None) -> str:
+    """The optimum of `pos` in words, the bid beside it (runs in the referee's process)."""
     sol = solve(pos, **SOLVE_OPTIONS)
     if sol.min_cost is None:
         return "Referee: no solution within 20 MP" + (
             " - it was impossible." if sol.impossible else "."
         )
-    bid = f" (bid {state.last_bid})" if state.last_bid is not None else ""
-    lines = [f"Referee: best {sol.min_cost} MP{bid}, removes {sol.removed} figures"]
+    shown = f" (bid {bid})" if bid is not None else ""
+    lines = [f"Referee: best {sol.min_cost} MP{shown}, removes {sol.removed} figures"]
     lines += [f"  {i}. {m.describe()}" for i, m in enumerate(sol.moves, 1)]
     return "\n".join(lines)
 
@@ -32,11 +37,10 @@ class Referee:
     """Answers per round, computed once each on a worker thread. `text()` returns the answer
     or THINKING at once; `on_ready()` runs on Kivy's thread when an answer arrives."""
 
-    def __init__(self, on_ready: Callable[[], None], explain=referee_text) -> None:
-        self._worker = Worker("laser-referee")
+    def __init__(self, on_ready: Callable[[], None]) -> None:
+        self._worker = Worker("laser-referee", process=True)
         self._answers: dict = {}
         self._on_ready = on_ready
-        self._explain = explain
 
     @staticmethod
     def key(state):
@@ -46,7 +50,8 @@ class Referee:
         key = self.key(state)
         if key in self._answers:
             return self._answers[key]
-        self._worker.ask(key, lambda: self._explain(game, state), lambda a: self._got(key, a))
+        pos = game.position(state, state.last_board, state.last_cards)
+        self._worker.ask(key, partial(explain, pos, state.last_bid), lambda a: self._got(key, a))
         return THINKING
 
     def thinking(self, state) -> bool:
@@ -59,4 +64,4 @@ class Referee:
         self._on_ready()
 
     def close(self) -> None:
-        self._worker.forget()
+        self._worker.close()
