@@ -6,8 +6,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import partial
 
-from companion.ui.worker import Worker
-
 from .solver import solve
 
 # How the referee asks the solver; a time budget for the search joins here as one more option.
@@ -38,6 +36,10 @@ class Referee:
     or THINKING at once; `on_ready()` runs on Kivy's thread when an answer arrives."""
 
     def __init__(self, on_ready: Callable[[], None]) -> None:
+        # imported here: the referee's process unpickles `explain` from this module and
+        # needs the solver, not Kivy
+        from companion.ui.worker import Worker
+
         self._worker = Worker("laser-referee", process=True)
         self._answers: dict = {}
         self._on_ready = on_ready
