@@ -111,7 +111,10 @@ class GameScreen(Screen):
 
     # touches: one guard for every control of every game ---------------------------------
     def on_touch_down(self, touch):
-        if touch.time_start - self._advanced_at < REPEAT_GUARD_SECONDS:
+        if (
+            self.collide_point(*touch.pos)
+            and touch.time_start - self._advanced_at < REPEAT_GUARD_SECONDS
+        ):
             return True  # swallowed: a bounce of the tap that just moved the game on
         return super().on_touch_down(touch)
 
