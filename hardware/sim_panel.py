@@ -63,9 +63,14 @@ class SimPanel(BoxLayout):
         )
         self.add_widget(self.sound_label)
         names = list(self.table.pins.buttons.as_dict()) if self.table else list(BUTTON_LABELS)
+        holds = self.table.pins.buttons.hold_buttons if self.table else {"undo"}
         for name in names:
             b = BigButton(text=BUTTON_LABELS.get(name, name.title()), font_size="14sp")
-            b.bind(on_release=lambda _b, name=name: self._press(name))
+            if name in holds:  # held as long as the finger stays on it, like the real one
+                b.bind(on_press=lambda _b, name=name: self._hold(name, True))
+                b.bind(on_release=lambda _b, name=name: self._hold(name, False))
+            else:
+                b.bind(on_release=lambda _b, name=name: self._press(name))
             self.add_widget(b)
         self.add_widget(
             Label(
@@ -87,6 +92,13 @@ class SimPanel(BoxLayout):
         if self.table is not None:
             self.table.press(name)
 
+    def _hold(self, name: str, down: bool) -> None:
+        if self.table is not None:
+            if down:
+                self.table.hold_down(name)
+            else:
+                self.table.let_go(name)
+
     def _drop(self, colour: str) -> None:
         if self.table is not None:
             self.table.drop_ball(colour)
@@ -104,12 +116,42 @@ class SimPanel(BoxLayout):
 KEYCODES = {13: "enter", 32: " "}  # keys without a codepoint that the simulation uses
 
 
-def bind_keyboard(table):
-    """Route key presses to the simulated table; returns a function that unbinds."""
+def bind_keyboard(table, wanted=lambda: True):
+    """Route key presses to the simulated table while `wanted()` (the game is on screen and
+    no text field is being typed in); returns a function that unbinds.
+
+    A key held down repeats on_key_down: only its first one counts, and its release lets go
+    of the button, so holding `u` is one held undo, however long."""
     from kivy.core.window import Window
 
-    def on_key_down(_window, key, _scancode, codepoint, _modifiers):
-        return table.handle_key(codepoint or KEYCODES.get(key, ""))
+    down: dict[int, str] = {}  # keycode -> the key's name, while it is down
 
-    Window.bind(on_key_down=on_key_down)
-    return lambda: Window.unbind(on_key_down=on_key_down)
+    def on_key_down(_window, key, _scancode, codepoint, _modifiers):
+        if key in down:
+            return True  # the keyboard's auto-repeat
+        if not wanted() or _typing(Window):
+            return False
+        name = codepoint or KEYCODES.get(key, "")
+        if table.handle_key(name):
+            down[key] = name
+            return True
+        return False
+
+    def on_key_up(_window, key, *_):
+        name = down.pop(key, None)
+        if name is None:
+            return False
+        table.handle_key(name, down=False)
+        return True
+
+    Window.bind(on_key_down=on_key_down, on_key_up=on_key_up)
+    return lambda: Window.unbind(on_key_down=on_key_down, on_key_up=on_key_up)
+
+
+def _typing(window) -> bool:
+    """A text field has the keyboard: its letters are a name, not table buttons."""
+    from kivy.uix.textinput import TextInput
+
+    return any(
+        isinstance(w, TextInput) and w.focus for root in window.children for w in root.walk()
+    )

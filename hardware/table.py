@@ -291,15 +291,13 @@ class Table:
         Returns an Event set once the button is released again.
         """
         self._need_sim()
-        pin_of = self.pins.buttons.as_dict()
-        if button not in pin_of:
-            raise HardwareError(f"no button {button!r}; the table has {', '.join(pin_of)}")
+        pin = self._pin_of(button)
         if seconds is None:
             seconds = TAP_SECONDS
             if button in self.pins.buttons.hold_buttons:
                 seconds = self.pins.buttons.hold + 0.1
         done = threading.Event()
-        self._hands.put(("press", pin_of[button], seconds, done))
+        self._hands.put(("press", pin, seconds, done))
         return done
 
     def drop_ball(self, colour: str | None = None) -> threading.Event:
@@ -310,15 +308,43 @@ class Table:
         self._hands.put(("ball", colour, None, done))
         return done
 
-    def handle_key(self, key: str) -> bool:
-        """Keyboard in simulation (see SIM_KEYS). True if the key meant something."""
+    def hold_down(self, button: str) -> None:
+        """Put a finger on a simulated button and keep it there until `let_go()`: a hold
+        button (undo) acts once, after it has been held for its hold time."""
+        self._need_sim()
+        self._hands.put(("down", self._pin_of(button), None, threading.Event()))
+
+    def let_go(self, button: str) -> threading.Event:
+        """Lift the finger `hold_down()` put on `button`; the Event is set once it is up."""
+        self._need_sim()
+        done = threading.Event()
+        self._hands.put(("up", self._pin_of(button), None, done))
+        return done
+
+    def _pin_of(self, button: str) -> int:
+        pin_of = self.pins.buttons.as_dict()
+        if button not in pin_of:
+            raise HardwareError(f"no button {button!r}; the table has {', '.join(pin_of)}")
+        return pin_of[button]
+
+    def handle_key(self, key: str, down: bool = True) -> bool:
+        """Keyboard in simulation (see SIM_KEYS): a key goes down (`down`) or comes up. A hold
+        button's key holds it for as long as the key is down; other keys tap on the way down.
+        True if the key meant something."""
         what = SIM_KEYS.get(key.lower())
         if what is None or not self.simulate:
             return False
         if what == "ball":
-            self.drop_ball()
+            if down:
+                self.drop_ball()
+        elif what in self.pins.buttons.hold_buttons:
+            if down:
+                self.hold_down(what)
+            else:
+                self.let_go(what)
         elif what in self.pins.buttons.as_dict():
-            self.press(what)
+            if down:
+                self.press(what)
         else:
             return False
         return True
@@ -339,6 +365,10 @@ class Table:
                     pin.drive_low()
                     self._closed.wait(seconds)
                     pin.drive_high()
+                elif kind == "down":
+                    self.pin_factory.pin(arg).drive_low()
+                elif kind == "up":
+                    self.pin_factory.pin(arg).drive_high()
                 else:
                     last_ball = max(time.monotonic(), last_ball + BALL_SPACING_SECONDS)
                     wait = last_ball - time.monotonic()

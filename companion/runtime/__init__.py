@@ -66,6 +66,7 @@ class Runtime:
         self.camera = None  # companion.runtime.camera.CameraLink while a game reads
         self._table = None
         self._memory: Any = None  # the game's sensor memory (see Game.interpret)
+        self.wants_buttons: Callable[[], bool] = lambda: True  # False: presses are ignored
         self._pool: tuple[str, ...] = ()  # what the simulated table may still drop ...
         self._left: list[str] = []  # ... and what of it is left
         self._subscribers: list[Subscriber] = []
@@ -195,6 +196,8 @@ class Runtime:
         with self._lock:
             session = self.session
             if session is None:
+                return out
+            if isinstance(reading, ButtonPressed) and not self.wants_buttons():
                 return out
             if isinstance(reading, ButtonPressed) and reading.button == "undo":
                 if session.undo():  # the table's held undo button, for every game

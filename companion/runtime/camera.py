@@ -66,13 +66,14 @@ class TableWithTray:
         self._tray.add(colour)
         return self._table.drop_ball(colour)
 
-    def handle_key(self, key: str) -> bool:
+    def handle_key(self, key: str, down: bool = True) -> bool:
         from hardware.table import SIM_KEYS
 
         if SIM_KEYS.get(key.lower()) == "ball":
-            self.drop_ball()
+            if down:
+                self.drop_ball()
             return True
-        return self._table.handle_key(key)
+        return self._table.handle_key(key, down)
 
     def __getattr__(self, name):
         return getattr(self._table, name)

@@ -8,14 +8,12 @@ from pathlib import Path
 from kivy.app import App
 from kivy.lang import Builder
 from kivy.metrics import dp
-from kivy.properties import ListProperty, NumericProperty, ObjectProperty, StringProperty
+from kivy.properties import ObjectProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import NoTransition, Screen, ScreenManager
 
 from companion import games
 from companion.errors import CompanionError
-from companion.game import GameConfig
-from companion.players import PLAYER_MARKERS
 from companion.session import Session
 from companion.speech import voice_for
 from companion.ui import colours
@@ -23,13 +21,14 @@ from companion.ui.context import AppContext
 from companion.ui.frames import after_first_flip
 from companion.ui.game_screen import GameScreen
 from companion.ui.history_screen import add_history_screens
+from companion.ui.setup import SetupScreen
+from companion.ui.unfinished import UnfinishedScreen, describe, unfinished
 from companion.ui.widgets import BigButton
 
-for _kv in ("home.kv", "setup.kv", "settings.kv"):
+for _kv in ("home.kv", "settings.kv"):
     Builder.load_file(str(Path(__file__).with_name("kv") / _kv))
 
 SIM_PANEL_HEIGHT = 60  # dp, added below the 800x480 screen area in simulation
-DEFAULT_NAMES = ("Anna", "Ben", "Chloe", "David", "Emma", "Felix", "Greta", "Hugo", "Ines", "Jonas")
 
 
 def game_screen_class(name: str) -> type[GameScreen]:
@@ -57,6 +56,7 @@ class GameTile(BigButton):
 class HomeScreen(Screen):
     ctx = ObjectProperty(None)
     resume_text = StringProperty("")
+    unfinished_text = StringProperty("")
     status_text = StringProperty("")
 
     def on_pre_enter(self, *_):
@@ -77,125 +77,15 @@ class HomeScreen(Screen):
                     on_release=lambda b: self.manager.choose_game(b.game_name),
                 )
             )
-        rec = self.ctx.log.unfinished() if self.ctx else None
-        self.resume_text = (
-            f"Resume {games.info(rec.game).title}: {', '.join(rec.config['players'])}"
-            if rec
-            else ""
-        )
+        records = unfinished(self.ctx.log) if self.ctx else []
+        self.resume_text = f"Resume {describe(records[0])}" if records else ""
+        self.unfinished_text = f"All unfinished: {len(records)}" if records else ""
         parts = ["Simulated table" if self.ctx and self.ctx.simulate else "Table hardware"]
         if self.ctx and self.ctx.table is not None:
             parts += [f"{k}: {v}" for k, v in getattr(self.ctx.table, "status", {}).items()]
         if self.ctx:
             parts += self.ctx.notices
         self.status_text = "  ·  ".join(parts)
-
-
-class PlayerRow(BoxLayout):
-    screen = ObjectProperty(None)
-    index = NumericProperty(0)
-    marker = StringProperty("red")
-    letter = StringProperty("R")
-    player_name = StringProperty("")
-
-
-class SetupScreen(Screen):
-    ctx = ObjectProperty(None)
-    game_name = StringProperty("")
-    title = StringProperty("")
-    names = ListProperty()
-    error_text = StringProperty("")
-    options = ObjectProperty(None, allownone=True)
-
-    def prepare(self, name: str) -> None:
-        info = games.info(name)
-        self.game_name, self.title, self.error_text = name, info.title, ""
-        lo, hi = info.players
-        start = max(lo, min(hi, 3))
-        self.names = list(DEFAULT_NAMES[:start])
-        module = importlib.import_module(info.package)
-        self._options = {o.key: o.default for o in getattr(module, "OPTIONS", ())}
-        self._option_specs = tuple(getattr(module, "OPTIONS", ()))
-        self._rebuild()
-
-    def _rebuild(self) -> None:
-        rows = self.ids.rows
-        rows.clear_widgets()
-        for i, n in enumerate(self.names):
-            marker, letter = PLAYER_MARKERS[i % len(PLAYER_MARKERS)]
-            rows.add_widget(
-                PlayerRow(screen=self, index=i, marker=marker, letter=letter, player_name=n)
-            )
-        box = self.ids.options
-        box.clear_widgets()
-        for spec in self._option_specs:
-            value = self._options[spec.key]
-            box.add_widget(
-                BigButton(
-                    text=f"{spec.label}: {_shown(value)}",
-                    size_hint_y=None,
-                    height=dp(52),
-                    on_release=lambda b, s=spec: self._cycle_option(s),
-                )
-            )
-
-    def _cycle_option(self, spec) -> None:
-        choices = list(spec.choices)
-        current = self._options[spec.key]
-        i = choices.index(current) if current in choices else -1
-        self._options[spec.key] = choices[(i + 1) % len(choices)]
-        self._collect()
-        self._rebuild()
-
-    def _collect(self) -> None:
-        self.names = [r.ids.name.text for r in reversed(self.ids.rows.children)]
-
-    def add_player(self) -> None:
-        self._collect()
-        if len(self.names) < games.info(self.game_name).players[1]:
-            used = set(self.names)
-            self.names.append(next(n for n in DEFAULT_NAMES if n not in used))
-            self._rebuild()
-
-    def remove_player(self) -> None:
-        self._collect()
-        if len(self.names) > games.info(self.game_name).players[0]:
-            self.names.pop()
-            self._rebuild()
-
-    def move_up(self, index: int) -> None:
-        self._collect()
-        if index > 0:
-            self.names[index - 1], self.names[index] = self.names[index], self.names[index - 1]
-            self._rebuild()
-
-    def _game_options(self) -> dict:
-        """The game's own choices plus the table-wide settings that games read."""
-        s = self.ctx.settings
-        return {
-            "learning": s.learning_mode,
-            "turn_timer": s.turn_timer_seconds,
-            "phase_seconds": s.phase_seconds,
-            "ask_threshold": s.ask_threshold,
-            **self._options,
-        }
-
-    def start(self) -> None:
-        self._collect()
-        try:
-            game = games.load(self.game_name)
-            players = tuple(n.strip() for n in self.names)
-            options = self._game_options()
-            # A game may fill options from history (e.g. a solo best score to beat).
-            module = importlib.import_module(games.info(self.game_name).package)
-            if hasattr(module, "prepare_options"):
-                options = module.prepare_options(self.ctx.log, players, options)
-            config = GameConfig(players=players, options=options, seed=_seed())
-            session = Session.start(game, self.ctx.log, config, clock=self.ctx.clock)
-        except CompanionError as exc:
-            self.error_text = str(exc)
-            return
-        self.manager.show_session(session)
 
 
 class SettingsScreen(Screen):
@@ -217,15 +107,23 @@ class Root(ScreenManager):
         self.add_widget(HomeScreen(name="home", ctx=ctx))
         self.add_widget(SetupScreen(name="setup", ctx=ctx))
         self.add_widget(SettingsScreen(name="settings", ctx=ctx))
+        # The table's buttons act on the game people see, never on one behind Home.
+        ctx.runtime.wants_buttons = lambda: self.current == "game"
         add_history_screens(self, ctx)
+        self.add_widget(UnfinishedScreen(name="unfinished", ctx=ctx))
 
     def choose_game(self, name: str) -> None:
         self.get_screen("setup").prepare(name)
         self.current = "setup"
 
-    def resume(self, after_restart: bool = False) -> None:
-        rec = self.ctx.log.unfinished()
+    def resume(self, game_id: int | None = None, after_restart: bool = False) -> None:
+        """Open an unfinished game (the newest if `game_id` is None) where it stopped."""
+        records = unfinished(self.ctx.log)
+        rec = next((r for r in records if game_id in (None, r.id)), None)
         if rec is None:
+            return
+        if self.has_screen("game") and self.get_screen("game").session.game_id == rec.id:
+            self.current = "game"  # already open: go back to it as it is
             return
         try:
             session = Session.resume(
@@ -239,9 +137,17 @@ class Root(ScreenManager):
             session.pause_timer()
         self.show_session(session)
         if after_restart:
-            self.get_screen("game").show_banner(
-                "Game restored where it stopped. Tap the clock to continue.", "ask"
-            )
+            # Only a game with a clock has one to tap.
+            tap = " Tap the clock to continue." if session.timer is not None else ""
+            self.get_screen("game").show_banner(f"Game restored where it stopped.{tap}", "ask")
+
+    def forget_session(self, game_id: int) -> None:
+        """Close the game screen if it shows this game (it is being abandoned)."""
+        if self.has_screen("game") and self.get_screen("game").session.game_id == game_id:
+            old = self.get_screen("game")
+            old.close()
+            self.remove_widget(old)
+            self.ctx.runtime.stop()  # the table no longer plays an abandoned game
 
     def show_session(self, session: Session) -> None:
         if self.has_screen("game"):
@@ -286,21 +192,8 @@ class CompanionApp(App):
         box.add_widget(screens)
         table = self.ctx.table  # with the rendered tray on its chute, when the camera is simulated
         box.add_widget(SimPanel(table=table, size_hint_y=None, height=dp(SIM_PANEL_HEIGHT)))
-        bind_keyboard(table)
+        bind_keyboard(table, wanted=lambda: screens.current == "game")
         return box
 
     def on_stop(self):
         self.ctx.close()
-
-
-def _shown(value) -> str:
-    """How an option's value reads on a button."""
-    if isinstance(value, bool):
-        return "on" if value else "off"
-    return "not set" if value is None else str(value)
-
-
-def _seed() -> int:
-    import secrets
-
-    return secrets.randbelow(2**31)

@@ -1,5 +1,7 @@
 """The frame every game screen shares: title, phase line, countdown, undo/redo, scoreboard,
-and a banner for questions and refusals. A game's own screen fills `self.body`.
+and a banner for questions and refusals (over the title, so nothing moves). A game's own
+screen fills `self.body`. One guard for every control: a tap that starts within 0.3 s of a
+tap that moved the game on is dropped (fingers bounce; the screen under them just changed).
 
 A game without its own screen gets this one as is: its legal actions become buttons.
 """
@@ -7,6 +9,7 @@ A game without its own screen gets this one as is: its legal actions become butt
 from __future__ import annotations
 
 import threading
+import time
 from pathlib import Path
 
 from kivy.clock import Clock
@@ -24,6 +27,9 @@ from companion.ui.widgets import BigButton
 
 Builder.load_file(str(Path(__file__).with_name("kv") / "game_screen.kv"))
 
+# A tap that starts this soon after a tap moved the game on is the same finger bouncing (or
+# a double tap): the screen under it has just changed, so it is dropped.
+REPEAT_GUARD_SECONDS = 0.3
 BANNER_SECONDS = 6
 
 
@@ -42,6 +48,10 @@ class GameScreen(Screen):
         self._banner_clear = Clock.create_trigger(self._clear_banner, BANNER_SECONDS)
         self._refresh_trigger = Clock.create_trigger(lambda dt: self.refresh())
         self._ticker = None
+        self.closed = False
+        self._advanced_at = float("-inf")  # when a touch last moved the game on (time.time)
+        self._touch_up_at: float | None = None  # the touch being released, while it is
+        self._forget_touch = Clock.create_trigger(lambda dt: setattr(self, "_touch_up_at", None))
         self.runtime = ctx.runtime
         if self.runtime.session is not session:
             self.runtime.play(session)
@@ -72,24 +82,65 @@ class GameScreen(Screen):
         return self.session.state
 
     def submit(self, event: Event) -> bool:
-        """Apply a touch; a refusal is shown on the banner and changes nothing."""
+        """Apply a touch's event and redraw; a refusal is shown on the banner and changes
+        nothing."""
+        if not self._apply(event):
+            return False
+        self.refresh()
+        return True
+
+    def _apply(self, event: Event) -> bool:
+        before = self._stage()
         try:
             self.runtime.submit(event)
         except IllegalMove as exc:
             self.show_banner(str(exc), "error")
             return False
-        self.refresh()
+        if self._stage() != before:
+            self._moved_on()
         return True
 
     def undo(self) -> None:
         if self.runtime.undo():
+            self._moved_on()
             self.show_banner("Undone", "info")
         self.refresh()
 
     def redo(self) -> None:
         if self.runtime.redo():
+            self._moved_on()
             self.show_banner("Redone", "info")
         self.refresh()
+
+    def _stage(self):
+        """What a person sees as "where the game is": the phase and whose turn it is."""
+        state = self.session.state
+        return getattr(state, "phase", None), self.session.game.current_player(state)
+
+    def _moved_on(self) -> None:
+        up = self._touch_up_at
+        self._advanced_at = up if up is not None else time.time()
+
+    # touches: one guard for every control of every game ---------------------------------
+    def on_touch_down(self, touch):
+        if (
+            self.collide_point(*touch.pos)
+            and touch.time_start - self._advanced_at < REPEAT_GUARD_SECONDS
+        ):
+            return True  # swallowed: a bounce of the tap that just moved the game on
+        return super().on_touch_down(touch)
+
+    def on_touch_up(self, touch):
+        # Buttons act on the release after this dispatch (Kivy hands grabbed touches to their
+        # widget directly), so the release time is kept until the next frame.
+        self._touch_up_at = touch.time_end if touch.time_end > 0 else touch.time_update
+        self._forget_touch()
+        return super().on_touch_up(touch)
+
+    @property
+    def showing(self) -> bool:
+        """On screen (a screen outside any manager, as in tests, counts as shown)."""
+        return self.manager is None or self.manager.current == self.name
 
     def show_banner(self, text: str, kind: str = "info") -> None:
         self.banner_kind, self.banner_text = kind, text
@@ -105,12 +156,13 @@ class GameScreen(Screen):
 
     def close(self) -> None:
         """This game leaves the screen for good: stop polling and listening."""
+        self.closed = True
         self.on_leave()
         self._unsubscribe()
 
     def _tick(self, _dt) -> None:
         if self.session.poll():
-            self.refresh()
+            self._refresh_trigger()
         else:
             self._update_countdown()
 
@@ -203,3 +255,10 @@ class GameScreen(Screen):
     @property
     def body(self):
         return self.ids.body
+
+    def wide(self, on: bool) -> None:
+        """Give the body the scoreboard's column too (score entry, long lists, big boards)."""
+        column = self.ids.scoreboard.parent
+        column.size_hint_x = 0.001 if on else 0.3
+        column.opacity = 0 if on else 1
+        column.disabled = on

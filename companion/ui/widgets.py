@@ -19,10 +19,9 @@ from kivy.uix.label import Label
 from kivy.uix.widget import Widget
 
 from companion.ui import colours
+from companion.ui.sizes import BUTTON_INSET, MIN_BUTTON, MIN_TOUCH  # noqa: F401  (re-exported)
 
 Builder.load_file(str(Path(__file__).with_name("kv") / "widgets.kv"))
-
-MIN_TOUCH = dp(48)  # smallest touch target anywhere in the app
 
 
 class BigButton(Button):
@@ -81,13 +80,54 @@ class Scoreboard(BoxLayout):
 
 
 class Banner(Label):
-    """A message along the bottom: questions, refusals, announcements."""
+    """A message in the title's slot: questions, refusals, announcements."""
 
     kind = StringProperty("info")  # info | error | ask
 
 
 def font(size: float) -> float:
     return sp(size)
+
+
+def caption(
+    text: str = "",
+    size: float | str = 18,
+    bold: bool = False,
+    colour=colours.TEXT,
+    *,
+    halign: str = "left",
+    valign: str = "middle",
+    shrink: bool = False,
+    **kw,
+) -> Label:
+    """The one label of every game screen: `size` in sp (or a Kivy size string), text that
+    wraps inside the label's box; `shrink` lowers the font until the text fits (>= 10 sp)."""
+    lab = Label(
+        text=text,
+        font_size=size if isinstance(size, str) else f"{size}sp",
+        bold=bold,
+        color=colour,
+        halign=halign,
+        valign=valign,
+        **kw,
+    )
+    lab.bind(size=lambda w, s: setattr(w, "text_size", s))
+    if shrink:
+        lab.bind(texture_size=_shrink_to_fit, size=_shrink_to_fit)
+    return lab
+
+
+def row_of(*widgets, height: float = MIN_TOUCH + dp(4), spacing: float = dp(4)) -> BoxLayout:
+    """A row of `widgets` side by side, `height` tall."""
+    box = BoxLayout(size_hint_y=None, height=height, spacing=spacing)
+    for w in widgets:
+        box.add_widget(w)
+    return box
+
+
+def _shrink_to_fit(label, *_):
+    if label.height > 1 and label.texture_size[1] > label.height and label.font_size > sp(10):
+        label.font_size -= sp(1)
 
 
 _TEXTURES: dict = {}
@@ -104,4 +144,13 @@ def text_texture(text: str, size: float, colour=(1, 1, 1, 1)):
         label = CoreLabel(text=text, font_size=key[1], bold=True, color=colour)
         label.refresh()
         tex = _TEXTURES[key] = label.texture
+    return tex
+
+
+def fitted_texture(text: str, width: float, size: float, colour=(0.05, 0.05, 0.08, 1)):
+    """`text_texture` no wider than `width`: the font shrinks until it fits (>= 6 px)."""
+    tex = text_texture(text, size, colour)
+    while tex.width > width and size > 6:
+        size -= 1
+        tex = text_texture(text, size, colour)
     return tex

@@ -119,7 +119,8 @@ def test_balls_arrive_with_the_odds_and_a_doubtful_ball_is_asked(make, docs_shot
     from_table(screen, BallSeen("green", 0, 0.99))
     from_table(screen, BallSeen("blue", 1, 0.99))
     from_table(screen, BallSeen("pink", 2, 0.5))  # the camera is not sure: a person is asked
-    Clock.tick()
+    Clock.tick()  # the three readings apply
+    Clock.tick()  # and the screen redraws once for them
     assert screen.state.tray[:3] == ("green", "blue", "") and screen.state.asks[0].slot == 2
     assert screen.target_slot == 2
     shown = texts(screen)

@@ -3,15 +3,18 @@
 COMPANION_WRITE_DOCS=1 also writes the screenshots the docs show to docs/img/laser-*.png.
 """
 
+import time
+
 import pytest
 
 from companion.clock import FakeClock  # noqa: E402
 from companion.game import GameConfig  # noqa: E402
 from companion.games.laser import GAME  # noqa: E402
-from companion.games.laser.events import BidPlaced, BoardEntered, CardRevealed  # noqa: E402
+from companion.games.laser.events import BidPlaced, BoardEntered, CardRevealed, RoundResult
+from companion.games.laser.referee import THINKING
 from companion.session import Session  # noqa: E402
 from companion.ui.context import AppContext  # noqa: E402
-from companion.ui.render import render_to_png  # noqa: E402
+from companion.ui.render import pump, render_to_png  # noqa: E402
 from companion.ui.widgets import MIN_TOUCH, BigButton  # noqa: E402
 
 from .test_solver import COMP_EXAMPLE, TEAM_EXAMPLE  # noqa: E402
@@ -55,6 +58,38 @@ def tap(screen, text):
     found = [b for b in buttons(screen, text) if not b.disabled]
     assert found, f"no enabled button {text!r}"
     found[0].dispatch("on_release")
+
+
+def referee_answer(screen, seconds=20):
+    """Let Kivy's clock run until the referee's worker has answered."""
+    deadline = time.monotonic() + seconds
+    while screen.referee.thinking(screen.state):
+        assert time.monotonic() < deadline, "the referee never answered"
+        pump(1)
+    return screen.referee_text()
+
+
+def test_the_referee_answers_from_its_own_process_while_the_screen_goes_on(data_dir):
+    screen, session, clock = make_screen(data_dir, ("Peter", "Tommy"), mode="competitive")
+    session.submit(CardRevealed("yellow", "wood"))
+    session.submit(CardRevealed("green", "carpet"))
+    session.submit(board_of(COMP_EXAMPLE))
+    session.submit(BidPlaced("Tommy", 4))
+    clock.advance(31)
+    session.poll()
+    session.submit(RoundResult(True, 4))
+    screen.refresh()
+    tap(screen, "Referee: last round")
+    assert screen.referee_text() == THINKING
+    tap(screen, "Back")  # the screen answers touches while the referee works
+    assert not screen.show_referee
+    assert referee_answer(screen).startswith("Referee: best 3 MP")
+    assert screen.referee._worker._pool is not None  # it was a process of its own
+    tap(screen, "Referee: last round")
+    pump(1)
+    assert any("Referee: best 3 MP" in getattr(w, "text", "") for w in screen.body.walk())
+    screen.close()
+    assert screen.referee._worker._pool is None  # the referee's process is stopped
 
 
 def assert_touchable(screen):
@@ -137,11 +172,14 @@ def test_demonstration_proposes_the_solver_count_and_the_referee_shows_the_optim
     proposed = [b for b in buttons(screen, "4")][0]
     proposed.dispatch("on_release")
     assert GAME.scores(session.state)["Tommy"] == 4
-    # next round: the referee panel shows the optimum of the round just played
-    text = screen.referee_text()
+    # next round: the referee panel shows the optimum of the round just played, worked out
+    # on a worker thread while the screen says that it is thinking
+    tap(screen, "Referee: last round")
+    assert any(w.text == THINKING for w in screen.body.walk() if hasattr(w, "text"))
+    text = referee_answer(screen)
     assert text.startswith("Referee: best 3 MP (bid 4)")
     assert "takes yellow" in text or "makes green" in text
-    tap(screen, "Referee: last round")
+    pump(1)
     assert any(text.splitlines()[0] in getattr(w, "text", "") for w in screen.body.walk())
     shoot(docs_shot, screen, "referee")
     tap(screen, "Back")
@@ -192,3 +230,25 @@ def test_bid_screen_scrolls_for_ten_players(data_dir, tmp_path):
     drawn(render_to_png(screen, tmp_path / "ten-bids.png"))
     nums = [b for b in buttons(screen) if b.text == "5"]
     assert len(nums) == 10
+
+
+def test_a_refusal_while_entering_the_board_moves_no_tile(data_dir):
+    from tests.ui.fingers import off_window, on_window
+
+    screen, session, _ = make_screen(data_dir)
+    tap(screen, "Enter board")
+    on_window(screen)
+    try:
+        ed = screen.editor
+        before = [ed.circle.to_window(x, y) for _, x, y in ed.circle.centres()]
+        buttons_before = [b.to_window(*b.pos) for b in buttons(screen)]
+        ed.brush = "red"
+        for i in (1, 2, 3, 4, 5):
+            ed.tap_tile(i)  # five reds on the board, two spare: one too many
+        tap(screen, "Save board")
+        pump(2)
+        assert screen.banner_kind == "error" and screen.banner_text
+        assert [ed.circle.to_window(x, y) for _, x, y in ed.circle.centres()] == before
+        assert [b.to_window(*b.pos) for b in buttons(screen)] == buttons_before
+    finally:
+        off_window(screen)

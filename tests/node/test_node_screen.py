@@ -45,12 +45,37 @@ def touch_cell(screen, row, col):
     screen.size_hint, screen.size, screen.pos = (None, None), (800, 480), (0, 0)
     try:
         pump()
+        if not screen.table.shown(row, col):
+            drag_table_to(screen.table, row, col)
         x, y, cell = screen.table.cell_rect(row, col)
         touch = UnitTestTouch(x + cell / 2, y + cell / 2)
         touch.touch_down()
         touch.touch_up()
     finally:
         window.remove_widget(screen)
+
+
+def drag_table_to(table, row, col):
+    """Drag the table, from a spot off the card, until (row, col) is in view."""
+    from kivy.tests.common import UnitTestTouch
+
+    r0, c0, rows, cols = table.view()
+    cell = table.cell_size()
+    dr = min(0, row - r0) or max(0, row - (r0 + rows - 1))
+    dc = min(0, col - c0) or max(0, col - (c0 + cols - 1))
+    start = next(
+        (x + cell / 2, y + cell / 2)
+        for r in range(r0, r0 + rows)
+        for c in range(c0, c0 + cols)
+        if (r, c) not in table.preview
+        for x, y, _ in [table.cell_rect(r, c)]
+    )
+    touch = UnitTestTouch(*start)
+    touch.touch_down()
+    touch.touch_move(start[0] - dc * cell, start[1] + dr * cell)
+    touch.touch_up()
+    pump(1)
+    assert table.shown(row, col), (row, col, table.view())
 
 
 def test_paint_a_card_touch_the_table_and_place_it(data_dir):
@@ -171,3 +196,103 @@ def test_undo_takes_the_card_and_its_captures_back(data_dir):
     screen.undo()
     assert session.state.owner_of("red") == "Anna" and session.state.played == 1
     assert screen.table.state is session.state  # the grid shows the table as it was
+
+
+def played_table(data_dir, cards=14, seed=7):
+    import random
+
+    screen, session = make_screen(data_dir, deck=60)
+    rng = random.Random(seed)
+    played = 0
+    while played < cards and not session.state.over:
+        palette = rng.sample(list(C.values()), 2)
+        colours = tuple(rng.choice(palette) for _ in range(6))
+        spots = GAME.legal_placements(session.state, colours)
+        if spots:
+            r, c, rot = rng.choice(spots)
+            session.submit(PlaceCard(session.state.current, colours, r, c, rot))
+            played += 1
+    screen.refresh()
+    return screen, session
+
+
+def test_the_grid_zooms_to_the_nodes_and_never_draws_a_cell_under_40_px(data_dir):
+    from kivy.metrics import dp
+
+    from tests.ui.fingers import off_window, on_window
+
+    screen, session = make_screen(data_dir)
+    on_window(screen)
+    try:
+        first = screen.table.cell_size()
+        assert first >= dp(40) and screen.table.shown(*session.state.middle)
+        session.submit(PlaceCard("Anna", card("rrr/bbb"), 6, 9))
+        screen.refresh()
+        pump()
+        r0, c0, rows, cols = screen.table.view()
+        assert screen.table.cell_size() >= dp(40)
+        for cell in session.state.last:  # the card just placed is in view
+            assert screen.table.shown(*cell)
+        assert rows < session.state.height and cols < session.state.width  # zoomed in
+    finally:
+        off_window(screen)
+    big, _ = played_table(data_dir, cards=30, seed=3)
+    on_window(big)
+    try:
+        assert big.table.cell_size() >= dp(40)
+    finally:
+        off_window(big)
+
+
+def test_a_drag_on_the_table_pans_it_and_a_tap_moves_the_card(data_dir):
+    from tests.ui.fingers import drag, off_window, on_window, tap
+
+    screen, session = played_table(data_dir)
+    screen.set_card(card("ppy/bbb"))
+    table = screen.table
+    on_window(screen)
+    try:
+        r0, c0, rows, cols = table.view()
+        cell = table.cell_size()
+        anchor = screen.anchor
+        free = next(
+            (r, c)
+            for r in range(r0 + 1, r0 + rows - 1)
+            for c in range(c0 + 3, c0 + cols - 3)
+            if (r, c) not in table.preview
+        )
+        x, y, _ = table.cell_rect(*free)
+        start = (x + cell / 2, y + cell / 2)
+        room_right = session.state.width - (c0 + cols)
+        step = min(2, room_right) or -min(2, c0)
+        drag([start, (start[0] - step * cell / 2, start[1]), (start[0] - step * cell, start[1])], 0)
+        assert table.view()[1] == c0 + step  # the table followed the finger
+        assert screen.anchor == anchor  # and the card stayed where it was
+        x, y, _ = table.cell_rect(*free)
+        tap(x + cell / 2, y + cell / 2, 0)
+        assert screen.anchor == free  # a tap puts the card there
+    finally:
+        off_window(screen)
+
+
+def test_a_cluster_badge_never_hides_the_colour_of_its_node(data_dir, tmp_path):
+    import cv2
+
+    from companion.ui import colours
+    from companion.ui.render import render_to_png
+
+    screen, session = played_table(data_dir)
+    path = render_to_png(screen, tmp_path / "badges.png")
+    img = cv2.imread(str(path))
+    table = screen.table
+    badges = table._badges(session.state)
+    assert badges
+    for (r, c), _badge in badges.items():
+        if not table.shown(r, c) or (r, c) in table.preview:
+            continue
+        x, y, cell = table.cell_rect(r, c)
+        rgb = [int(v * 255) for v in colours.rgba(session.state.at((r, c)))[:3]]
+        top, left = 480 - int(y + cell) + 2, int(x) + 2
+        patch = img[top : top + int(cell) - 4, left : left + int(cell) - 4][:, :, ::-1]
+        same = (abs(patch.astype(int) - rgb).sum(axis=2) < 40).mean()
+        assert same > 0.4, ((r, c), same)  # most of the cell still shows its colour

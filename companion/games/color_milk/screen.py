@@ -8,6 +8,8 @@ prediction, a choice, or the tallies of the selected player.
 
 from __future__ import annotations
 
+from functools import partial
+
 from kivy.graphics import Color, Line, RoundedRectangle
 from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
@@ -22,17 +24,12 @@ from companion.games.color_milk.rules import READING_PHASES, MilkState
 from companion.players import PLAYER_MARKERS
 from companion.ui import colours
 from companion.ui.game_screen import GameScreen as BaseGameScreen
-from companion.ui.widgets import BigButton, ColourButton, ColourChip
+from companion.ui.widgets import MIN_BUTTON, BigButton, ColourButton, ColourChip, caption
 
 ZONES = ("", "double", "triple")
 
 
-def _label(text: str, size: float = 18, bold: bool = False, colour=colours.TEXT, **kw) -> Label:
-    lab = Label(text=text, font_size=f"{size}sp", bold=bold, color=colour, **kw)
-    lab.bind(size=lambda w, s: setattr(w, "text_size", s))
-    lab.halign = kw.get("halign", "center")
-    lab.valign = "middle"
-    return lab
+_label = partial(caption, halign="center")
 
 
 def percent(p) -> str:
@@ -170,7 +167,7 @@ class GameScreen(BaseGameScreen):
         for seat, p in enumerate(s.players):
             card = PlayerCard(self, p.name, seat)
             card.highlight = p.name in (self.selected, chooser)
-            name = BigButton(text=p.name, size_hint_y=None, height=dp(48), font_size="18sp")
+            name = BigButton(text=p.name, size_hint_y=None, height=MIN_BUTTON, font_size="18sp")
             name.tint = colours.rgba(card.marker, 0.55 if p.name != chooser else 0.95)
             name.bind(on_release=lambda _b, n=p.name: self.select(n))
             card.add_widget(name)

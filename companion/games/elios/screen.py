@@ -10,12 +10,11 @@ from kivy.graphics import Color, Line, Rectangle
 from kivy.metrics import dp
 from kivy.properties import ListProperty, NumericProperty, ObjectProperty
 from kivy.uix.boxlayout import BoxLayout
-from kivy.uix.label import Label
 from kivy.uix.widget import Widget
 
 from companion.ui import colours
 from companion.ui.game_screen import GameScreen as BaseScreen
-from companion.ui.widgets import BigButton, ColourButton
+from companion.ui.widgets import BigButton, ColourButton, caption
 from companion.ui.widgets import text_texture as _text
 
 from .events import AddDisc, Pass, PlaceGroup, Ready, SplitGroup
@@ -115,7 +114,7 @@ class Counter(BoxLayout):
         self.size_of_group = size
         self.value = 0
         self.changed = changed
-        self.label = Label(text="", font_size="19sp", color=colours.TEXT)
+        self.label = caption("", 19, halign="center")
         self.add_widget(self.label)
         self.add_widget(
             BigButton(text="-", size_hint_x=None, width=dp(56), on_release=lambda *_: self.bump(-1))
@@ -150,8 +149,8 @@ class EliosScreen(BaseScreen):
         self.counters = {n: Counter(n, self._groups_changed) for n in (3, 2, 1)}
         for c in self.counters.values():
             g.add_widget(c)
-        self.group_sum = Label(
-            text="", font_size="18sp", color=colours.MUTED, size_hint_y=None, height=dp(30)
+        self.group_sum = caption(
+            "", 18, colour=colours.MUTED, halign="center", size_hint_y=None, height=dp(30)
         )
         g.add_widget(self.group_sum)
         self.ready_button = BigButton(
@@ -191,16 +190,7 @@ class EliosScreen(BaseScreen):
         p.add_widget(self.sun)
         self.palette = BoxLayout(spacing=dp(2), size_hint_y=None, height=dp(50))
         p.add_widget(self.palette)
-        self.hand_line = Label(
-            text="",
-            font_size="16sp",
-            color=colours.TEXT,
-            size_hint_y=None,
-            height=dp(44),
-            halign="left",
-            valign="middle",
-        )
-        self.hand_line.bind(size=lambda w, s: setattr(w, "text_size", s))
+        self.hand_line = caption("", 16, size_hint_y=None, height=dp(44))
         p.add_widget(self.hand_line)
         actions = BoxLayout(spacing=dp(4), size_hint_y=None, height=dp(56))
         self.place_button = BigButton(

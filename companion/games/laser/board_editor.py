@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import math
 
-from kivy.core.text import Label as CoreLabel
 from kivy.graphics import Color, Ellipse, Line, Rectangle
 from kivy.metrics import dp
 from kivy.properties import StringProperty
@@ -15,7 +14,7 @@ from kivy.uix.label import Label
 from kivy.uix.widget import Widget
 
 from companion.ui import colours
-from companion.ui.widgets import BigButton, ColourButton
+from companion.ui.widgets import BigButton, ColourButton, text_texture
 
 from .board import CARD_CAPACITY, COLOURS, COMPETITIVE, FLOORS, TILES
 
@@ -25,12 +24,6 @@ FLOOR_TINT = {
     "ceramic": (0.75, 0.78, 0.80, 1),
 }
 FLOOR_LETTER = {"wood": "w", "carpet": "c", "ceramic": "e"}
-
-
-def _texture(text: str, size: float, colour=(1, 1, 1, 1)):
-    label = CoreLabel(text=text, font_size=size, bold=True, color=colour)
-    label.refresh()
-    return label.texture
 
 
 class BoardCircle(Widget):
@@ -75,15 +68,15 @@ class BoardCircle(Widget):
                 if fig is not None:
                     Color(*colours.rgba(fig))
                     Ellipse(pos=(x - r * 0.72, y - r * 0.72), size=(1.44 * r, 1.44 * r))
-                    tex = _texture(colours.label(fig), r * 0.8, colours.text_on(fig))
+                    tex = text_texture(colours.label(fig), r * 0.8, colours.text_on(fig))
                 elif i == ed.cat:
-                    tex = _texture("cat", r * 0.6)
+                    tex = text_texture("cat", r * 0.6)
                 else:
-                    tex = _texture(str(i), r * 0.5, colours.MUTED)
+                    tex = text_texture(str(i), r * 0.5, colours.MUTED)
                 Color(1, 1, 1, 1)
                 Rectangle(texture=tex, pos=(x - tex.width / 2, y - tex.height / 2), size=tex.size)
                 if floor:
-                    ft = _texture(FLOOR_LETTER[floor], r * 0.45)
+                    ft = text_texture(FLOOR_LETTER[floor], r * 0.45)
                     Rectangle(texture=ft, pos=(x + r * 0.45, y - r), size=ft.size)
                 if i == ed.cat:
                     Color(1, 1, 1, 1)

@@ -1,5 +1,6 @@
-"""The Laser screen: reveal cards, the silent clock, bids, teammates, results, Impossible!,
-and a referee panel with the solver's optimum for the round just played.
+"""The Laser screen: reveal cards, the silent clock, bids, teammates, results, Impossible!
+(the competitive phases and the proof live in competitive_view.py), the board editor, and a
+referee panel with the solver's optimum for the round just played (referee.py).
 
 Every phase redraws the body from the state. Bids are big 2-10 buttons on one row per
 player (team) or a player row plus a number row (competitive); colours always carry their
@@ -16,44 +17,30 @@ from kivy.uix.scrollview import ScrollView
 
 from companion.ui import colours
 from companion.ui import game_screen as base
-from companion.ui.widgets import BigButton, ColourButton, ColourChip
+from companion.ui.widgets import BigButton, ColourButton, ColourChip, caption, row_of
 
 from .board import COLOURS, COMPETITIVE, FLOORS, TEAM
 from .board_editor import BoardEditor
+from .competitive_view import ROW, CompetitivePhases
 from .events import (
     BidPlaced,
     BoardEntered,
     CardRevealed,
-    ClaimerNamed,
     ImpossibleClaimed,
     RoundResult,
     TeammateChosen,
 )
+from .referee import Referee
 from .rules import TEAM_BID_MAX, TEAM_BID_MIN
 
-ROW = dp(52)
-COMPETITIVE_BIDS = range(1, 16)
 
-
-def _label(text: str, size: str = "18sp", colour=colours.TEXT, **kw) -> Label:
-    lab = Label(text=text, font_size=size, color=colour, halign="left", valign="middle", **kw)
-    lab.bind(size=lambda w, s: setattr(w, "text_size", s))
-    return lab
-
-
-def _row(*widgets, height=ROW, spacing=None) -> BoxLayout:
-    box = BoxLayout(size_hint_y=None, height=height, spacing=dp(4) if spacing is None else spacing)
-    for w in widgets:
-        box.add_widget(w)
-    return box
-
-
-class LaserScreen(base.GameScreen):
+class LaserScreen(CompetitivePhases, base.GameScreen):
     def build(self) -> None:
         self.pending_colour: str | None = None  # competitive reveal: colour tapped first
         self.picked_player: str | None = None  # competitive bids: who is bidding
         self.editor: BoardEditor | None = None
         self.show_referee = False
+        self.referee = Referee(on_ready=self._refresh_trigger)
 
     # drawing --------------------------------------------------------------------------
     def refresh(self) -> None:
@@ -63,7 +50,7 @@ class LaserScreen(base.GameScreen):
         body.clear_widgets()
         st = self.state
         referee = self.show_referee and st.phase == "reveal" and not st.cards and st.last_board
-        self._wide(bool(referee))
+        self.wide(bool(referee))
         if self.editor is not None:
             self._draw_editor(body)
             return
@@ -78,13 +65,6 @@ class LaserScreen(base.GameScreen):
         if draw is not None:
             draw(body)
 
-    def _wide(self, wide: bool) -> None:
-        """The referee's move list uses the scoreboard's column too, so moves fit one line."""
-        column = self.ids.scoreboard.parent
-        column.size_hint_x = 0.001 if wide else 0.3
-        column.opacity = 0 if wide else 1
-        column.disabled = wide
-
     def _scores_with_x(self) -> None:
         """Competitive: the X marks beside each score (X, XX), -6s already in the score."""
         st = self.state
@@ -98,7 +78,7 @@ class LaserScreen(base.GameScreen):
 
     def _cards_line(self) -> BoxLayout:
         st = self.state
-        box = _row(height=dp(44), spacing=dp(6))
+        box = row_of(height=dp(44), spacing=dp(6))
         self.prompt = None
         if not st.cards:
             box.height = 0
@@ -107,18 +87,18 @@ class LaserScreen(base.GameScreen):
             chip = ColourChip(colour=colour, size=(dp(40), dp(40)))
             box.add_widget(chip)
             if floor:
-                box.add_widget(_label(floor, "15sp", size_hint_x=None, width=dp(58)))
-        self.prompt = _label("", "17sp")
+                box.add_widget(caption(floor, 15, size_hint_x=None, width=dp(58)))
+        self.prompt = caption("", 17)
         box.add_widget(self.prompt)
         return box
 
-    def _say(self, body, text: str, size: str = "17sp", height: float = dp(30)) -> None:
+    def _say(self, body, text: str, size: str = 17, height: float = dp(30)) -> None:
         """A prompt: beside the cards when they are shown, else on its own line."""
         if self.state.cards and getattr(self, "prompt", None) is not None and not self.prompt.text:
             self.prompt.text = text
             self.prompt.font_size = size
         else:
-            body.add_widget(_label(text, size, size_hint_y=None, height=height))
+            body.add_widget(caption(text, size, size_hint_y=None, height=height))
 
     # reveal -------------------------------------------------------------------------
     def _draw_reveal(self, body) -> None:
@@ -140,7 +120,7 @@ class LaserScreen(base.GameScreen):
             )
         body.add_widget(grid)
         if st.mode == COMPETITIVE:
-            floors = _row()
+            floors = row_of()
             for f in FLOORS:
                 floors.add_widget(
                     BigButton(
@@ -150,7 +130,7 @@ class LaserScreen(base.GameScreen):
                     )
                 )
             body.add_widget(floors)
-        tools = _row()
+        tools = row_of()
         tools.add_widget(BigButton(text="Enter board", on_release=lambda _b: self._open_editor()))
         if st.last_board is not None and st.last_cards:
             tools.add_widget(
@@ -159,7 +139,9 @@ class LaserScreen(base.GameScreen):
         body.add_widget(tools)
         if st.last:
             body.add_widget(
-                _label(" ".join(st.last), "16sp", colours.MUTED, size_hint_y=None, height=dp(26))
+                caption(
+                    " ".join(st.last), 16, colour=colours.MUTED, size_hint_y=None, height=dp(26)
+                )
             )
         body.add_widget(Label())
 
@@ -180,38 +162,26 @@ class LaserScreen(base.GameScreen):
         self.refresh()
 
     def referee_text(self) -> str:
-        """The solver's optimum for the round just played, for people."""
-        from .solver import solve
-
-        st = self.state
-        pos = self.session.game.position(st, st.last_board, st.last_cards)
-        sol = solve(pos, totals=False)
-        if sol.min_cost is None:
-            return "Referee: no solution within 20 MP" + (
-                " - it was impossible." if sol.impossible else "."
-            )
-        bid = f" (bid {st.last_bid})" if st.last_bid is not None else ""
-        lines = [f"Referee: best {sol.min_cost} MP{bid}, removes {sol.removed} figures"]
-        lines += [f"  {i}. {m.describe()}" for i, m in enumerate(sol.moves, 1)]
-        return "\n".join(lines)
+        """The referee's answer for the round just played, or that it is still thinking."""
+        return self.referee.text(self.session.game, self.state)
 
     def _draw_referee(self, body) -> None:
         body.add_widget(
-            _label(
-                " ".join(self.state.last), "17sp", colours.MUTED, size_hint_y=None, height=dp(28)
+            caption(
+                " ".join(self.state.last), 17, colour=colours.MUTED, size_hint_y=None, height=dp(28)
             )
         )
         body.add_widget(self._referee_panel())
         body.add_widget(Label())
         body.add_widget(
-            _row(
+            row_of(
                 BigButton(text="Back", on_release=lambda _b: self._toggle_referee()), height=dp(52)
             )
         )
 
     def _referee_panel(self) -> Label:
         text = self.referee_text()
-        lab = _label(text, "15sp", size_hint_y=None, height=dp(22) * (text.count("\n") + 2))
+        lab = caption(text, 15, size_hint_y=None, height=dp(22) * (text.count("\n") + 2))
         lab.valign = "top"
         return lab
 
@@ -219,16 +189,16 @@ class LaserScreen(base.GameScreen):
     def _draw_planning(self, body) -> None:
         st = self.state
         body.add_widget(
-            _label(
+            caption(
                 f"{st.players[st.active]} is active. Plan in silence: how "
                 "many steps for all the cards?",
-                "20sp",
+                20,
                 size_hint_y=None,
                 height=dp(64),
             )
         )
         body.add_widget(
-            _row(
+            row_of(
                 BigButton(text="Everyone ready", on_release=lambda _b: self._next()),
                 self._impossible_button(),
             )
@@ -253,13 +223,13 @@ class LaserScreen(base.GameScreen):
         rows = GridLayout(cols=1, size_hint_y=None, spacing=dp(3))
         rows.bind(minimum_height=rows.setter("height"))
         for seat, name in enumerate(st.players):
-            row = _row(height=ROW, spacing=dp(2))
+            row = row_of(height=ROW, spacing=dp(2))
             active = " *" if seat == st.active else ""
-            row.add_widget(_label(name + active, "17sp", size_hint_x=None, width=dp(84)))
+            row.add_widget(caption(name + active, 17, size_hint_x=None, width=dp(84)))
             for b in range(TEAM_BID_MIN, TEAM_BID_MAX + 1):
                 btn = BigButton(
                     text=str(b),
-                    font_size="20sp",
+                    font_size=20,
                     tint=colours.ACCENT if st.bids[seat] == b else colours.BUTTON,
                     on_release=lambda _b, p=name, b=b: self.submit(BidPlaced(p, b)),
                 )
@@ -268,20 +238,20 @@ class LaserScreen(base.GameScreen):
         scroll = ScrollView(do_scroll_x=False)
         scroll.add_widget(rows)
         body.add_widget(scroll)
-        body.add_widget(_row(self._impossible_button(), height=dp(50)))
+        body.add_widget(row_of(self._impossible_button(), height=dp(50)))
 
     def _draw_choosing(self, body) -> None:
         st = self.state
         body.add_widget(
-            _label(
+            caption(
                 f"{st.players[st.active]} bid {st.bids[st.active]}: choose your "
                 "teammate among the closest bids.",
-                "19sp",
+                19,
                 size_hint_y=None,
                 height=dp(60),
             )
         )
-        row = _row()
+        row = row_of()
         for i in st.candidates:
             row.add_widget(
                 BigButton(
@@ -299,7 +269,7 @@ class LaserScreen(base.GameScreen):
             text = f"{a} + {m}: exactly {bid} MP, {a} starts.\nTake turns, no talking!"
         else:
             text = ""
-        body.add_widget(_label(text, "22sp", size_hint_y=None, height=dp(80)))
+        body.add_widget(caption(text, 22, size_hint_y=None, height=dp(80)))
         self._verdict_buttons(body)
 
     def _draw_verdict(self, body) -> None:
@@ -308,9 +278,9 @@ class LaserScreen(base.GameScreen):
             self._draw_demonstration(body)
             return
         body.add_widget(
-            _label(
+            caption(
                 "Time! Did the team complete every card with exactly the bid?",
-                "20sp",
+                20,
                 size_hint_y=None,
                 height=dp(60),
             )
@@ -319,7 +289,7 @@ class LaserScreen(base.GameScreen):
 
     def _verdict_buttons(self, body, success_text="Done in time") -> None:
         body.add_widget(
-            _row(
+            row_of(
                 BigButton(
                     text=success_text,
                     tint=colours.OK,
@@ -335,158 +305,16 @@ class LaserScreen(base.GameScreen):
         )
         body.add_widget(Label())
 
-    # competitive --------------------------------------------------------------------
-    def _draw_thinking(self, body) -> None:
-        self._say(body, "First idea? Tap who, then the steps.")
-        self._bid_pad(body, below=None)
-        body.add_widget(_row(self._impossible_button(), height=dp(50)))
-
-    def _draw_bidding(self, body) -> None:
-        st = self.state
-        if st.best is None:
-            self._say(body, "The clock runs: who bid, how many steps?")
-            big = "?"
-        else:
-            seat, bid = st.best
-            self._say(body, "Anyone lower?", "20sp")
-            big = f"Lowest: {st.players[seat]} {bid}"
-        body.add_widget(_label(big, "30sp", size_hint_y=None, height=dp(46), bold=True))
-        self._bid_pad(body, below=st.best[1] if st.best else None)
-        body.add_widget(_row(self._impossible_button(), height=dp(50)))
-
-    def _draw_challenge(self, body) -> None:
-        st = self.state
-        if st.claimer is None:
-            body.add_widget(_label("Who grabbed the cat?", "18sp", size_hint_y=None, height=dp(28)))
-            row = _row()
-            for p in st.players:
-                row.add_widget(
-                    BigButton(text=p, on_release=lambda _b, p=p: self.submit(ClaimerNamed(p)))
-                )
-            body.add_widget(row)
-        who = st.players[st.claimer] if st.claimer is not None else "Someone"
-        self._say(body, f"{who} says Impossible! Bid steps to prove it wrong.", "18sp")
-        if st.best:
-            lowest = f"Lowest: {st.players[st.best[0]]} {st.best[1]}"
-            body.add_widget(_label(lowest, "20sp", size_hint_y=None, height=dp(30), bold=True))
-        self._bid_pad(
-            body, below=st.best[1] if st.best else None, exclude=st.claimer, team=st.mode == TEAM
-        )
-        body.add_widget(Label())  # keeps the cards and prompt at the top
-
-    def _bid_pad(self, body, below, exclude=None, team=False) -> None:
-        st = self.state
-        players = _row()
-        for seat, p in enumerate(st.players):
-            if seat == exclude:
-                continue
-            players.add_widget(
-                BigButton(
-                    text=p,
-                    tint=colours.ACCENT if p == self.picked_player else colours.BUTTON,
-                    on_release=lambda _b, p=p: self._pick_player(p),
-                )
-            )
-        body.add_widget(players)
-        numbers = range(TEAM_BID_MIN, TEAM_BID_MAX + 1) if team else COMPETITIVE_BIDS
-        cols = len(numbers) if len(numbers) <= 9 else 8  # team bids 2-10 fit one row
-        rows = -(-len(numbers) // cols)
-        grid = GridLayout(
-            cols=cols, spacing=dp(3), size_hint_y=None, height=ROW * rows + dp(3) * (rows - 1)
-        )
-        for n in numbers:
-            grid.add_widget(
-                BigButton(
-                    text=str(n),
-                    font_size="22sp",
-                    disabled=self.picked_player is None or (below is not None and n >= below),
-                    on_release=lambda _b, n=n: self._bid(n),
-                )
-            )
-        body.add_widget(grid)
-
-    def _pick_player(self, player: str) -> None:
-        self.picked_player = player
-        self.refresh()
-
-    def _bid(self, n: int) -> None:
-        if self.picked_player is not None:
-            self.submit(BidPlaced(self.picked_player, n))
-
-    def _draw_demonstration(self, body) -> None:
-        st = self.state
-        seat, bid = st.best
-        name = st.players[seat]
-        timed = st.phase == "demonstration"
-        body.add_widget(
-            _label(
-                f"{name}: show it in exactly {bid} steps"
-                + ("!" if timed else ". Time is up: did it work?"),
-                "21sp",
-                size_hint_y=None,
-                height=dp(40),
-            )
-        )
-        hint = (
-            f"The solver says {bid} steps can remove {st.proposal} figures."
-            if st.proposal is not None
-            else "Tap how many figures were removed:"
-        )
-        body.add_widget(_label(hint, "17sp", colours.MUTED, size_hint_y=None, height=dp(28)))
-        grid = GridLayout(cols=8, spacing=dp(3), size_hint_y=None, height=ROW * 2 + dp(3))
-        for n in range(1, 17):
-            grid.add_widget(
-                BigButton(
-                    text=str(n),
-                    tint=colours.OK if n == st.proposal else colours.BUTTON,
-                    on_release=lambda _b, n=n: self.submit(RoundResult(True, n)),
-                )
-            )
-        body.add_widget(grid)
-        body.add_widget(
-            _row(
-                BigButton(
-                    text="Failed: X",
-                    tint=colours.DANGER,
-                    on_release=lambda _b: self.submit(RoundResult(False)),
-                )
-            )
-        )
-        body.add_widget(Label())
-
-    # Impossible! ------------------------------------------------------------------------
-    def _draw_proof(self, body) -> None:
-        st = self.state
-        seat, bid = st.best
-        who = st.players[st.claimer] if st.claimer is not None else "the claimer"
-        text = f"{st.players[seat]}: prove {who} wrong in {bid} steps"
-        if st.phase == "proof-verdict":
-            text += ". Time is up: did it work?"
-        body.add_widget(_label(text, "20sp", size_hint_y=None, height=dp(60)))
-        self._verdict_buttons(body, "It worked")
-
-    _draw_proof_verdict = _draw_proof
-
-    def _draw_who(self, body) -> None:
-        body.add_widget(_label("Who grabbed the cat?", "20sp", size_hint_y=None, height=dp(40)))
-        row = _row()
-        for p in self.state.players:
-            row.add_widget(
-                BigButton(text=p, on_release=lambda _b, p=p: self.submit(ClaimerNamed(p)))
-            )
-        body.add_widget(row)
-        body.add_widget(Label())
-
     def _draw_over(self, body) -> None:
         game = self.session.game
         winners = " and ".join(game.winners(self.state))
-        body.add_widget(_label(f"{winners} won!", "30sp", size_hint_y=None, height=dp(60)))
+        body.add_widget(caption(f"{winners} won!", 30, size_hint_y=None, height=dp(60)))
         if self.state.last:
             body.add_widget(
-                _label(
+                caption(
                     " ".join(self.state.last),
-                    "17sp",
-                    colours.MUTED,
+                    17,
+                    colour=colours.MUTED,
                     size_hint_y=None,
                     height=dp(30),
                 )
@@ -504,7 +332,7 @@ class LaserScreen(base.GameScreen):
     def _draw_editor(self, body) -> None:
         body.add_widget(self.editor)
         body.add_widget(
-            _row(
+            row_of(
                 BigButton(text="Save board", tint=colours.OK, on_release=lambda _b: self._save()),
                 BigButton(text="Cancel", on_release=lambda _b: self._close_editor()),
                 height=dp(54),
@@ -515,6 +343,10 @@ class LaserScreen(base.GameScreen):
         tiles, floors, cat, supply = self.editor.board()
         if self.submit(BoardEntered(tiles, cat, supply, floors)):
             self._close_editor()
+
+    def close(self) -> None:
+        self.referee.close()
+        super().close()
 
     def _close_editor(self) -> None:
         self.editor = None

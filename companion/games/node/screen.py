@@ -1,16 +1,16 @@
 """The Node screen: the table as a grid, and a card editor beside it.
 
 Enter a card: pick a colour in the palette and tap the card's nodes (as printed, landscape).
-Then tap or drag on the table: the card follows the finger, green where it fits, red (with the
-reason underneath) where it does not. "Place" puts it down. Cards are plain data
+Then tap the table, or drag the card: it follows the finger, green where it fits, red (with the
+reason underneath) where it does not; drag the table itself to see more of it (table_view.py).
+"Place" puts it down. Cards are plain data
 (`set_card(colours)`), so a camera card reader can fill the editor instead of fingers.
 """
 
 from __future__ import annotations
 
-from kivy.graphics import Color, Line, Rectangle
 from kivy.metrics import dp
-from kivy.properties import DictProperty, ListProperty, ObjectProperty, StringProperty
+from kivy.properties import ListProperty, ObjectProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
@@ -19,191 +19,12 @@ from kivy.uix.widget import Widget
 from companion.errors import IllegalMove
 from companion.ui import colours
 from companion.ui.game_screen import GameScreen as BaseScreen
-from companion.ui.widgets import BigButton, ColourButton
-from companion.ui.widgets import text_texture as _text
+from companion.ui.widgets import BigButton, ColourButton, caption
 
 from .events import Discard, NoCardsLeft, PlaceCard
 from .geometry import footprint
 from .rules import GAME as RULES
-
-EMPTY = (0.18, 0.19, 0.24, 1)
-GRID_LINE = (0.26, 0.27, 0.33, 1)
-
-
-def _fitted_text(text: str, width: float, size: float):
-    """A dark bold label no wider than `width`: the font shrinks until it fits."""
-    dark = (0.05, 0.05, 0.08, 1)
-    tex = _text(text, size, dark)
-    while tex.width > width and size > 6:
-        size -= 1
-        tex = _text(text, size, dark)
-    return tex
-
-
-class TableView(Widget):
-    """The bounded table: nodes, cluster sizes and owners, and the card being placed."""
-
-    state = ObjectProperty(None, allownone=True)
-    preview = DictProperty()  # cell -> colour of the card under the finger
-    preview_ok = ObjectProperty(True)
-    letters = DictProperty()  # player -> letter shown on the clusters they control
-    cell_touched = ObjectProperty(None)  # callback(row, col) while touching
-
-    def on_size(self, *_):
-        self.redraw()
-
-    def on_pos(self, *_):
-        self.redraw()
-
-    def on_state(self, *_):
-        self.redraw()
-
-    def on_preview(self, *_):
-        self.redraw_preview()
-
-    def on_preview_ok(self, *_):
-        self.redraw_preview()
-
-    def _geometry(self):
-        s = self.state
-        cell = min(self.width / s.width, self.height / s.height)
-        x0 = self.x + (self.width - cell * s.width) / 2
-        y0 = self.y + (self.height - cell * s.height) / 2
-        return cell, x0, y0
-
-    def cell_rect(self, row: int, col: int):
-        cell, x0, y0 = self._geometry()
-        # row 0 is the top of the table
-        return x0 + col * cell, y0 + (self.state.height - 1 - row) * cell, cell
-
-    def cell_at(self, x: float, y: float) -> tuple[int, int]:
-        cell, x0, y0 = self._geometry()
-        col = int((x - x0) // cell)
-        row = self.state.height - 1 - int((y - y0) // cell)
-        return row, col
-
-    def redraw(self) -> None:
-        """The table itself; the card under the finger is a separate layer on top."""
-        self.canvas.clear()
-        self.redraw_preview()
-        s = self.state
-        if s is None:
-            return
-        cell, x0, y0 = self._geometry()
-        last = set(s.last)
-        with self.canvas:
-            Color(*EMPTY)
-            Rectangle(pos=(x0, y0), size=(cell * s.width, cell * s.height))
-            for r in range(s.height):
-                for c in range(s.width):
-                    colour = s.grid[r][c]
-                    x, y, _ = self.cell_rect(r, c)
-                    if colour is None:
-                        Color(*GRID_LINE)
-                        Line(rectangle=(x, y, cell, cell), width=1)
-                        continue
-                    Color(*colours.rgba(colour))
-                    Rectangle(pos=(x + 1, y + 1), size=(cell - 2, cell - 2))
-                    if (r, c) in last:
-                        Color(1, 1, 1, 0.9)
-                        Line(rectangle=(x + 1, y + 1, cell - 2, cell - 2), width=1.2)
-            # each node's colour letter, for colour-blind players; a badged cell shows the badge
-            badges = self._badges(s)
-            size = max(dp(8), cell * 0.38)
-            for r in range(s.height):
-                for c in range(s.width):
-                    colour = s.grid[r][c]
-                    if colour is None or (r, c) in badges:
-                        continue
-                    x, y, _ = self.cell_rect(r, c)
-                    tex = _text(colours.label(colour), size, colours.text_on(colour))
-                    Color(1, 1, 1, 0.55)
-                    Rectangle(
-                        texture=tex,
-                        size=tex.size,
-                        pos=(x + (cell - tex.width) / 2, y + (cell - tex.height) / 2),
-                    )
-            # the badges stay inside their own cell, so no neighbour is ever covered
-            for (r, c), badge in badges.items():
-                if badge is None:  # the second cell of a wide badge
-                    continue
-                text, owned, span = badge
-                x, y, _ = self.cell_rect(r, c)
-                w = cell * span
-                Color(*((1, 1, 1, 1) if owned else (0.85, 0.85, 0.88, 1)))
-                Rectangle(pos=(x + 2, y + 2), size=(w - 4, cell - 4))
-                tex = _fitted_text(text, w - 5, cell * 0.62)
-                Color(1, 1, 1, 1)
-                Rectangle(
-                    texture=tex,
-                    size=tex.size,
-                    pos=(x + (w - tex.width) / 2, y + (cell - tex.height) / 2),
-                )
-
-    def _badges(self, s) -> dict:
-        """cell -> (text, owned, cells wide), or None for a cell under a wide badge. Each
-        controlled cluster and the largest of each colour (the size to beat) carry their size
-        and owner's initial; lone uncontrolled nodes do not."""
-        largest: dict[str, int] = {}
-        for k in s.clusters:
-            largest[k.colour] = max(largest.get(k.colour, 0), k.size)
-        badges = {}
-        for k in s.clusters:
-            if k.owner or (k.size > 1 and k.size == largest[k.colour]):
-                owner = self.letters.get(k.owner, "?") if k.owner else ""
-                # two side-by-side cells of a larger cluster give the badge a readable size;
-                # the cluster's other cells still show its colour letter
-                pairs = sorted(cl for cl in k.cells if (cl[0], cl[1] + 1) in k.cells)
-                if k.size >= 3 and pairs:
-                    badges[pairs[0]] = (f"{k.size}{owner}", bool(k.owner), 2)
-                    badges[(pairs[0][0], pairs[0][1] + 1)] = None
-                else:
-                    badges[k.anchor] = (f"{k.size}{owner}", bool(k.owner), 1)
-        return badges
-
-    def redraw_preview(self) -> None:
-        self.canvas.after.clear()
-        if self.state is None or not self.preview:
-            return
-        cell, _, _ = self._geometry()
-        edge = colours.OK if self.preview_ok else colours.DANGER
-        with self.canvas.after:
-            for (r, c), colour in self.preview.items():
-                x, y, _ = self.cell_rect(r, c)
-                Color(*colours.rgba(colour, 0.75))
-                Rectangle(pos=(x + 3, y + 3), size=(cell - 6, cell - 6))
-                Color(*edge)
-                Line(rectangle=(x + 1, y + 1, cell - 2, cell - 2), width=dp(1.5))
-                tex = _text(colours.label(colour), max(dp(8), cell * 0.38), colours.text_on(colour))
-                Color(1, 1, 1, 1)
-                Rectangle(
-                    texture=tex,
-                    size=tex.size,
-                    pos=(x + (cell - tex.width) / 2, y + (cell - tex.height) / 2),
-                )
-
-    def on_touch_down(self, touch):
-        if self.state is None or not self.collide_point(*touch.pos):
-            return super().on_touch_down(touch)
-        touch.grab(self)
-        self._report(touch)
-        return True
-
-    def on_touch_move(self, touch):
-        if touch.grab_current is self:
-            self._report(touch)
-            return True
-        return super().on_touch_move(touch)
-
-    def on_touch_up(self, touch):
-        if touch.grab_current is self:
-            touch.ungrab(self)
-            return True
-        return super().on_touch_up(touch)
-
-    def _report(self, touch) -> None:
-        if self.cell_touched:
-            self.cell_touched(*self.cell_at(*touch.pos))
+from .table_view import TableView
 
 
 class CardEditor(GridLayout):
@@ -235,8 +56,7 @@ class CardEditor(GridLayout):
 
 
 def _caption(text: str) -> Label:
-    label = Label(text=text, font_size="14sp", color=colours.MUTED, size_hint_y=None, height=dp(20))
-    return label
+    return caption(text, 14, colour=colours.MUTED, halign="center", size_hint_y=None, height=dp(20))
 
 
 def player_letters(players) -> dict[str, str]:
@@ -252,6 +72,7 @@ class NodeScreen(BaseScreen):
 
     def build(self) -> None:
         s = self.state
+        self.wide(True)  # the table needs the room; the scores sit under the card
         self.card: list[str | None] = [None] * (s.card_width * s.card_height)
         self.paint = s.colours[0]
         self.rotation = 0
@@ -261,17 +82,7 @@ class NodeScreen(BaseScreen):
         self.table = TableView(cell_touched=self._touch_cell)
         self.table.letters = player_letters(s.players)
         left.add_widget(self.table)
-        self.reason_label = Label(
-            text="",
-            font_size="16sp",
-            color=colours.TEXT,
-            size_hint_y=None,
-            height=dp(22),
-            halign="left",
-            valign="middle",
-            shorten=True,
-        )
-        self.reason_label.bind(size=lambda w, sz: setattr(w, "text_size", sz))
+        self.reason_label = caption("", 16, size_hint_y=None, height=dp(22), shorten=True)
         left.add_widget(self.reason_label)
         self.palette = BoxLayout(spacing=dp(4), size_hint_y=None, height=dp(50))
         left.add_widget(self.palette)
@@ -289,6 +100,10 @@ class NodeScreen(BaseScreen):
         right.add_widget(self.editor)
         self.turn_label = _caption("")
         right.add_widget(self.turn_label)
+        self.scores_label = caption(
+            "", 17, bold=True, halign="center", size_hint_y=None, height=dp(24), shorten=True
+        )
+        right.add_widget(self.scores_label)
         buttons = GridLayout(cols=2, spacing=dp(2), size_hint_y=None, height=dp(104))
         self.rotate_button = BigButton(text="Turn", on_release=lambda *_: self._rotate())
         self.place_button = BigButton(
@@ -347,6 +162,8 @@ class NodeScreen(BaseScreen):
 
     def _show_rotation(self) -> None:
         self.turn_label.text = f"turned {self.rotation}°" if self.rotation else "not turned"
+        scores = self.session.game.scores(self.state)
+        self.scores_label.text = "  ".join(f"{p} {scores.get(p, 0):g}" for p in self.state.players)
 
     # placing ------------------------------------------------------------------------------
     def _touch_cell(self, row: int, col: int) -> None:

@@ -1,0 +1,124 @@
+"""Every unfinished game in the log, with its game, players and age: resume or abandon each.
+An abandoned game keeps its log (status "abandoned"); it only leaves this list."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+
+from kivy.clock import Clock
+from kivy.lang import Builder
+from kivy.metrics import dp
+from kivy.properties import ObjectProperty, StringProperty
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.screenmanager import Screen
+
+from companion import games
+from companion.errors import CompanionError
+from companion.session import Session
+from companion.store import GameRecord
+from companion.ui import colours
+from companion.ui.widgets import BigButton, caption
+
+Builder.load_file(str(Path(__file__).with_name("kv") / "unfinished.kv"))
+
+CONFIRM_SECONDS = 4  # an Abandon tap waits this long for the confirming second tap
+
+
+def age(started: str, now: datetime | None = None) -> str:
+    """'just now', '5 min ago', '3 h ago', '2 days ago' from an ISO time stamp."""
+    try:
+        then = datetime.fromisoformat(started)
+    except (TypeError, ValueError):
+        return "at an unknown time"
+    if then.tzinfo is None:
+        then = then.replace(tzinfo=UTC)
+    seconds = max(0, ((now or datetime.now(UTC)) - then).total_seconds())
+    if seconds < 60:
+        return "just now"
+    if seconds < 3600:
+        return f"{seconds // 60:.0f} min ago"
+    if seconds < 86400 * 2:
+        return f"{seconds // 3600:.0f} h ago"
+    return f"{seconds // 86400:.0f} days ago"
+
+
+def describe(rec: GameRecord, now: datetime | None = None) -> str:
+    """'Laser: Anna, Ben, Chloe (started 5 min ago)'."""
+    try:
+        title = games.info(rec.game).title
+    except CompanionError:
+        title = rec.game
+    players = ", ".join(rec.config.get("players", ())) or "no players"
+    return f"{title}: {players} (started {age(rec.started, now)})"
+
+
+def unfinished(log) -> list[GameRecord]:
+    """Every active game, newest first."""
+    return sorted(log.games("active"), key=lambda r: r.id, reverse=True)
+
+
+def abandon(log, rec: GameRecord) -> None:
+    """Mark a game abandoned, with its scores so far when its log can still be read."""
+    try:
+        Session.resume(games.load(rec.game), log, rec.id).abandon()
+    except CompanionError:  # an unreadable game still leaves the list; its log stays as is
+        log.finish(rec.id, {}, status="abandoned")
+
+
+class UnfinishedRow(BoxLayout):
+    text = StringProperty("")
+
+
+class UnfinishedScreen(Screen):
+    ctx = ObjectProperty(None)
+    heading = StringProperty("Unfinished games")
+
+    def on_pre_enter(self, *_):
+        self.refresh()
+
+    def refresh(self) -> None:
+        self._armed = None
+        rows = self.ids.rows
+        rows.clear_widgets()
+        records = unfinished(self.ctx.log)
+        self.heading = f"Unfinished games: {len(records)}" if records else "No unfinished games"
+        for rec in records:
+            row = UnfinishedRow(text=describe(rec))
+            row.add_widget(
+                BigButton(
+                    text="Resume",
+                    tint=colours.OK,
+                    size_hint_x=None,
+                    width=dp(110),
+                    on_release=lambda _b, r=rec: self.manager.resume(r.id),
+                )
+            )
+            row.add_widget(
+                BigButton(
+                    text="Abandon",
+                    tint=colours.DANGER,
+                    size_hint_x=None,
+                    width=dp(150),
+                    on_release=lambda b, r=rec: self.abandon(r, b),
+                )
+            )
+            rows.add_widget(row)
+        if not records:
+            rows.add_widget(caption("Every game in the log is finished.", 18, halign="center"))
+
+    def abandon(self, rec: GameRecord, button=None) -> None:
+        """First tap asks "Sure?"; a second tap within a few seconds abandons the game."""
+        if button is not None and self._armed != rec.id:
+            self._armed = rec.id
+            button.text = "Tap to confirm"
+            Clock.schedule_once(lambda _dt: self._disarm(rec.id, button), CONFIRM_SECONDS)
+            return
+        self.manager.forget_session(rec.id)
+        abandon(self.ctx.log, rec)
+        self.refresh()
+
+    def _disarm(self, game_id: int, button) -> None:
+        if self._armed == game_id:
+            self._armed = None
+            button.text = "Abandon"
