@@ -278,7 +278,7 @@ class CompanionApp(App):
         screens (the window is made taller by as much), with keyboard shortcuts."""
         from kivy.graphics import Color, Rectangle
 
-        from hardware.sim_panel import SimPanel, bind_keyboard
+        from companion.ui.sim_strip import SimPanel, bind_keyboard
 
         box = BoxLayout(orientation="vertical")
         with box.canvas.before:

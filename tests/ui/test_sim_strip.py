@@ -1,4 +1,4 @@
-"""The on-screen simulated table drives the same mock pins and shows what the LED does."""
+"""The on-screen simulated table (companion.ui.sim_strip) drives the same mock pins and shows what the LED does."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ def test_panel_buttons_press_pins_and_the_lamp_follows_the_led(docs_shot):
     from kivy.uix.button import Button
 
     from companion.ui.render import pump
-    from hardware.sim_panel import SimPanel
+    from companion.ui.sim_strip import SimPanel
 
     q = queue.Queue()
     with open_table(True, q.put, settings=Settings(brightness=0.6)) as table:
@@ -47,7 +47,7 @@ def test_panel_buttons_press_pins_and_the_lamp_follows_the_led(docs_shot):
 
 def test_keyboard_presses_reach_the_table():
     from companion.ui.render import ensure_window
-    from hardware.sim_panel import bind_keyboard
+    from companion.ui.sim_strip import bind_keyboard
 
     window = ensure_window()
     q = queue.Queue()
