@@ -27,7 +27,6 @@ from companion.ui.widgets import BigButton
 for _kv in ("home.kv", "setup.kv", "settings.kv"):
     Builder.load_file(str(Path(__file__).with_name("kv") / _kv))
 
-SIM_PANEL_HEIGHT = 60  # dp, added below the 800x480 screen area in simulation
 DEFAULT_NAMES = ("Anna", "Ben", "Chloe", "David", "Emma", "Felix", "Greta", "Hugo", "Ines", "Jonas")
 
 
@@ -275,10 +274,10 @@ class CompanionApp(App):
 
     def _with_simulated_table(self, screens):
         """The simulated table's lamp, buzzer, arcade buttons and ball chute under the
-        screens (the window is made taller by as much), with keyboard shortcuts."""
+        screens, inside the window (the screens get what is left), with keyboard shortcuts."""
         from kivy.graphics import Color, Rectangle
 
-        from companion.ui.sim_strip import SimPanel, bind_keyboard
+        from companion.ui.sim_strip import STRIP_HEIGHT, SimPanel, bind_keyboard
 
         box = BoxLayout(orientation="vertical")
         with box.canvas.before:
@@ -289,7 +288,7 @@ class CompanionApp(App):
         table = self.ctx.table
         if self.ctx.sim_tray is not None:
             table = TableWithTray(table, self.ctx.sim_tray)  # dropped balls reach the camera
-        box.add_widget(SimPanel(table=table, size_hint_y=None, height=dp(SIM_PANEL_HEIGHT)))
+        box.add_widget(SimPanel(table=table, size_hint_y=None, height=dp(STRIP_HEIGHT)))
         bind_keyboard(table)
         return box
 

@@ -22,7 +22,15 @@ from companion.ui import colours
 
 Builder.load_file(str(Path(__file__).with_name("kv") / "widgets.kv"))
 
-MIN_TOUCH = dp(48)  # smallest touch target anywhere in the app
+MIN_TOUCH_DP = 48  # smallest touch target anywhere in the app
+
+
+def __getattr__(name: str):
+    # MIN_TOUCH in pixels, worked out when asked: dp() needs the window, and an import must
+    # not create it before `companion run` has set the window's size.
+    if name == "MIN_TOUCH":
+        return dp(MIN_TOUCH_DP)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class BigButton(Button):

@@ -1,4 +1,5 @@
-"""The on-screen simulated table (companion.ui.sim_strip) drives the same mock pins and shows what the LED does."""
+"""The on-screen simulated table (companion.ui.sim_strip) drives the same mock pins and
+shows what the LED does."""
 
 from __future__ import annotations
 
