@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 from kivy.lang import Builder
@@ -59,12 +60,19 @@ class ColourButton(BigButton):
 
 
 class Countdown(Widget):
-    """Big seconds-left with a ring that empties; red in the last five seconds."""
+    """Big seconds-left with a ring that empties; red in the last five seconds.
+
+    `seconds` may be set as often as one likes: the drawing follows `shown`, the whole
+    seconds on the face, so the widget redraws once a second, not at every update."""
 
     seconds = NumericProperty(0)
+    shown = NumericProperty(0)
     total = NumericProperty(0)
     paused = BooleanProperty(False)
     active = BooleanProperty(False)
+
+    def on_seconds(self, _widget, seconds: float) -> None:
+        self.shown = math.ceil(seconds - 1e-3)  # 12.0004 left still reads 12
 
 
 class ScoreRow(BoxLayout):
