@@ -29,6 +29,9 @@ class SimulatedTray:
         self.round = 0
         self._balls: list[str] = []
         self._lock = threading.Lock()
+        self._drawing = threading.Lock()
+        self._drawn: tuple | None = None  # (balls, round) of the picture below
+        self._picture = None
 
     def add(self, colour: str | None) -> None:
         if colour:
@@ -41,11 +44,19 @@ class SimulatedTray:
             self.round += 1
 
     def frame(self, i: int):
-        from vision.render import render_tray
+        """The tray as the camera sees it, drawn again only when a ball arrived or a round
+        began: in between the camera gets the same picture, so no frame is rendered for
+        nothing and the renderer's caches (some 45 MB of scenes) need not be kept."""
+        from vision.render import clear_caches, render_tray
 
         with self._lock:
-            balls, seed = list(self._balls), self.round
-        return render_tray(balls, self.light, seed, frame=i)
+            key = (tuple(self._balls), self.round)
+        with self._drawing:
+            if key != self._drawn:
+                self._picture = render_tray(list(key[0]), self.light, key[1], frame=i)
+                self._drawn = key
+                clear_caches()
+            return self._picture
 
 
 class TableWithTray:
@@ -97,6 +108,7 @@ class CameraLink:
         self.feed = None
         self.reading = threading.Event()  # set once frames are going through the reader
         self._new_round = threading.Event()
+        self._asleep = threading.Event()  # no game on screen: no frames, no reading
         self._closed = threading.Event()
         self._thread: threading.Thread | None = None
 
@@ -113,6 +125,18 @@ class CameraLink:
             self._thread.join(timeout=10)
         if self.feed is not None:
             self.feed.close()
+
+    def sleep(self) -> None:
+        """No game reads the table now (the home screen is up): the camera and the reader
+        stop until `wake`."""
+        self._asleep.set()
+        if self.feed is not None:
+            self.feed.pause()
+
+    def wake(self) -> None:
+        self._asleep.clear()
+        if self.feed is not None:
+            self.feed.resume()
 
     def cue(self, cue: Cue) -> None:
         """A session sink: a new round empties the tray and restarts the reader."""
@@ -131,8 +155,10 @@ class CameraLink:
         try:
             if self.simulate:
                 from vision.calibration import rendered_calibration
+                from vision.render import clear_caches
 
-                calibration = rendered_calibration(seed=0)
+                calibration = rendered_calibration(seed=0)  # learnt once per process
+                clear_caches()  # every light was rendered for it; the tray needs one
                 source = RenderedSource(self.tray.frame, fps=SIM_FPS, name="simulated tray")
             else:
                 from vision.calibration import CalibrationStore
@@ -154,15 +180,20 @@ class CameraLink:
         if self._closed.is_set():
             return
 
+        told = []  # the last status people were told of: waking up again is not news
+
         def on_status(status, message):
             cue = camera_cue(status, message)
-            if cue is not None:
+            if cue is not None and told[-1:] != [status]:
+                told.append(status)
                 self.on_cue(cue)
 
         self.feed = VisionFeed(
             Camera(source), self._read, on_events=self.on_events, on_status=on_status
         )
         self.feed.start()
+        if self._asleep.is_set():  # put to sleep while it was opening
+            self.feed.pause()
 
     def _read(self, image):
         if self._new_round.is_set():

@@ -101,9 +101,13 @@ class GameScreen(Screen):
     def on_enter(self, *_):
         self._on_screen = True
         self._arm_ticker()
+        if getattr(self.ctx, "camera", None) is not None:
+            self.ctx.camera.wake()
 
     def on_leave(self, *_):
         self._on_screen = False
+        if getattr(self.ctx, "camera", None) is not None:
+            self.ctx.camera.sleep()  # the home screen reads nothing from the table
         if self._ticker:
             self._ticker.cancel()
             self._ticker = None
