@@ -23,6 +23,7 @@ loops); growth over the soak <= 10 MB.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import signal
 import socket
@@ -286,6 +287,41 @@ def _reading() -> str:
     return "yes" if camera is None or camera.reading.is_set() else "no"
 
 
+def _alive() -> str:
+    """How many game screens, sessions and camera links are still in memory (a closed
+    game's should be gone)."""
+    import gc
+
+    from companion.session import Session
+    from companion.ui.camera_link import CameraLink
+    from companion.ui.game_screen import GameScreen
+
+    gc.collect()
+    kinds = (GameScreen, Session, CameraLink)
+    counts = dict.fromkeys((k.__name__ for k in kinds), 0)
+    for obj in gc.get_objects():
+        for kind in kinds:
+            with contextlib.suppress(ReferenceError):  # a dead weak proxy
+                counts[kind.__name__] += isinstance(obj, kind)
+    return " ".join(f"{k}={v}" for k, v in counts.items())
+
+
+def _trace(what: str) -> str:
+    """`trace start`: remember Python's allocations from now; `trace top`: the ten places
+    whose allocations grew most since (tracemalloc)."""
+    import tracemalloc
+
+    if what == "start":
+        tracemalloc.start(8)
+        _TRACED[:] = [tracemalloc.take_snapshot()]
+        return ""
+    stats = tracemalloc.take_snapshot().compare_to(_TRACED[0], "lineno")
+    return " | ".join(str(s) for s in stats[:10])
+
+
+_TRACED: list = []
+
+
 def _round() -> str:
     """A new Color Milk game on an emptied tray: the camera waits for its first ball."""
     _app().ctx.sim_tray.clear()
@@ -385,6 +421,8 @@ COMMANDS = {
     "clock": _clock,
     "drop": _drop,
     "round": _round,
+    "trace": _trace,
+    "alive": _alive,
     "reading": _reading,
     "soaked": _soaked,
     "soak": _soak,
@@ -546,6 +584,7 @@ def main() -> int:
     p.add_argument("--games", nargs="*", default=list(GAMES))
     p.add_argument("--contention-seconds", type=float, default=40)
     p.add_argument("--soak-minutes", type=float, default=30, help="0: no soak")
+    p.add_argument("--soak-only", action="store_true", help="only the soak")
     a = p.parse_args()
     if a.child:
         return child(a.child)
@@ -558,7 +597,7 @@ def main() -> int:
     )
     with tempfile.TemporaryDirectory(prefix="kiosk-bench-") as d:
         tmp = Path(d)
-        for display in displays:
+        for display in () if a.soak_only else displays:
             with Xvfb(a.xvfb) if display == "xvfb" else _Nothing():
                 print(f"{display}{' (Xvfb 800x480 ' + a.xvfb + ')' if display == 'xvfb' else ''}:")
                 bench_bare(a, display, tmp, a.xvfb)
