@@ -110,6 +110,7 @@ class CameraLink:
         self._new_round = threading.Event()
         self._asleep = threading.Event()  # no game on screen: no frames, no reading
         self._closed = threading.Event()
+        self._feed_lock = threading.Lock()  # the feed starts, sleeps and stops in turn
         self._thread: threading.Thread | None = None
 
     def __repr__(self) -> str:
@@ -120,23 +121,29 @@ class CameraLink:
         self._thread.start()
 
     def close(self) -> None:
-        self._closed.set()
+        """Stop reading. Returns at once even while the first calibration is still being
+        learnt (seconds of work that cannot be interrupted): that thread then starts no
+        feed, and, being a daemon, never holds up the app's exit."""
+        with self._feed_lock:
+            self._closed.set()
+            if self.feed is not None:
+                self.feed.close()
         if self._thread is not None:
-            self._thread.join(timeout=10)
-        if self.feed is not None:
-            self.feed.close()
+            self._thread.join(timeout=0.5)
 
     def sleep(self) -> None:
         """No game reads the table now (the home screen is up): the camera and the reader
         stop until `wake`."""
-        self._asleep.set()
-        if self.feed is not None:
-            self.feed.pause()
+        with self._feed_lock:
+            self._asleep.set()
+            if self.feed is not None:
+                self.feed.pause()
 
     def wake(self) -> None:
-        self._asleep.clear()
-        if self.feed is not None:
-            self.feed.resume()
+        with self._feed_lock:
+            self._asleep.clear()
+            if self.feed is not None:
+                self.feed.resume()
 
     def cue(self, cue: Cue) -> None:
         """A session sink: a new round empties the tray and restarts the reader."""
@@ -177,9 +184,6 @@ class CameraLink:
         except (CompanionError, OSError) as exc:
             self.on_cue(Announce(f"Camera off ({exc}); tap the balls in."))
             return
-        if self._closed.is_set():
-            return
-
         told = []  # the last status people were told of: waking up again is not news
 
         def on_status(status, message):
@@ -188,12 +192,15 @@ class CameraLink:
                 told.append(status)
                 self.on_cue(cue)
 
-        self.feed = VisionFeed(
-            Camera(source), self._read, on_events=self.on_events, on_status=on_status
-        )
-        self.feed.start()
-        if self._asleep.is_set():  # put to sleep while it was opening
-            self.feed.pause()
+        with self._feed_lock:
+            if self._closed.is_set():
+                return
+            self.feed = VisionFeed(
+                Camera(source), self._read, on_events=self.on_events, on_status=on_status
+            )
+            self.feed.start()
+            if self._asleep.is_set():  # put to sleep while it was opening
+                self.feed.pause()
 
     def _read(self, image):
         if self._new_round.is_set():
