@@ -40,7 +40,7 @@ def test_panel_buttons_press_pins_and_the_lamp_follows_the_led(docs_shot):
             time.sleep(0.05)
             panel.refresh()
             assert panel.sound_label.text.endswith("Hz")
-            out = docs_shot(panel, "sim-panel", size=(800, 72))
+            out = docs_shot(panel, "sim-panel", size=(800, 56))
             assert out.stat().st_size > 1000
         finally:
             panel.stop()
