@@ -155,6 +155,7 @@ class CameraLink:
     # on the link's own thread -----------------------------------------------------------
     def _open(self) -> None:
         from companion.errors import CompanionError
+        from companion.ui import memory
         from vision.balls import BallReader
         from vision.camera import Camera, RenderedSource, open_source
         from vision.feed import VisionFeed, camera_cue
@@ -166,6 +167,7 @@ class CameraLink:
 
                 calibration = rendered_calibration(seed=0)  # learnt once per process
                 clear_caches()  # every light was rendered for it; the tray needs one
+                memory.give_back()
                 source = RenderedSource(self.tray.frame, fps=SIM_FPS, name="simulated tray")
             else:
                 from vision.calibration import CalibrationStore

@@ -44,7 +44,9 @@ def launch(args) -> int:
         return _no_display()
     configure_window(size)  # before anything imports the UI, which creates the window
     stop_on_signals()
-    return_freed_memory()
+    from companion.ui import memory
+
+    memory.tune()
     from kivy.clock import Clock
 
     from companion.notify import Notifier
@@ -104,22 +106,6 @@ def stop_on_signals() -> None:
     # Installed before the window: SDL then leaves both signals to us.
     for signum in (signal.SIGINT, signal.SIGTERM):
         signal.signal(signum, request_stop)
-
-
-def return_freed_memory() -> None:
-    """glibc keeps freed blocks for reuse: after a camera frame of about 1 MB is freed it
-    raises its mmap threshold and keeps every later frame on the heap, and each thread gets
-    its own heap. Over a game that held some 50 MB it never gave back. A fixed threshold
-    returns big blocks to the system at once; two heaps serve our few busy threads."""
-    import ctypes
-
-    try:
-        libc = ctypes.CDLL("libc.so.6")
-    except OSError:  # not glibc: nothing to tune
-        return
-    m_mmap_threshold, m_arena_max = -3, -8
-    libc.mallopt(m_mmap_threshold, 2 * 1024 * 1024)
-    libc.mallopt(m_arena_max, 2)
 
 
 def _open_table(ctx):
