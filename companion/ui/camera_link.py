@@ -121,13 +121,18 @@ class CameraLink:
         self._thread.start()
 
     def close(self) -> None:
-        """Stop reading. Returns at once even while the first calibration is still being
-        learnt (seconds of work that cannot be interrupted): that thread then starts no
-        feed, and, being a daemon, never holds up the app's exit."""
+        """Stop reading. Returns within about a second, even while the first calibration is
+        still being learnt (seconds of work that cannot be interrupted): that thread then
+        starts no feed, and, being a daemon, never holds up the app's exit."""
         with self._feed_lock:
             self._closed.set()
-            if self.feed is not None:
-                self.feed.close()
+            feed = self.feed
+        if feed is not None:
+            # A camera that hangs on release (a webcam being unplugged) or a starved reader
+            # must not hold up the screen or the app's exit: waited for a second at most.
+            closer = threading.Thread(target=feed.close, name="camera-close", daemon=True)
+            closer.start()
+            closer.join(timeout=1.0)
         if self._thread is not None:
             self._thread.join(timeout=0.5)
 
