@@ -292,12 +292,14 @@ def _alive() -> str:
     game's should be gone)."""
     import gc
 
+    from kivy.graphics.texture import Texture
+
     from companion.session import Session
     from companion.ui.camera_link import CameraLink
     from companion.ui.game_screen import GameScreen
 
     gc.collect()
-    kinds = (GameScreen, Session, CameraLink)
+    kinds = (GameScreen, Session, CameraLink, Texture)
     counts = dict.fromkeys((k.__name__ for k in kinds), 0)
     for obj in gc.get_objects():
         for kind in kinds:
