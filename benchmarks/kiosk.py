@@ -284,7 +284,10 @@ def _drop(colour: str) -> str:
 def _reading() -> str:
     """Whether the game's camera reads frames yet (its first calibration takes seconds)."""
     camera = _app().ctx.camera
-    return "yes" if camera is None or camera.reading.is_set() else "no"
+    if camera is None or camera.reading.is_set():
+        return "yes"
+    feed = camera.feed  # as on a Pi without a camera: it stays disconnected
+    return "yes" if feed is not None and feed.camera.status.value == "disconnected" else "no"
 
 
 def _alive() -> str:
@@ -469,7 +472,7 @@ def line(label: str, samples: list[Sample], target: float | None) -> None:
 def open_game(a, app: App, name: str) -> None:
     """Open a game and wait out its first seconds (imports, the camera's calibration)."""
     app.ask(f"game {name}")
-    deadline = time.monotonic() + 120
+    deadline = time.monotonic() + 60
     while app.ask("reading") != "yes" and time.monotonic() < deadline:
         time.sleep(0.5)
     time.sleep(a.warm_up)
