@@ -294,13 +294,16 @@ def soak(a, display: str, tmp: Path, xvfb: str) -> None:
             time.sleep(min(30, max(0.0, end - time.monotonic())))
             samples.append(rss_mb(pid))
         cpu = 100 * (cpu_seconds(pid) - c0) / (time.monotonic() - t0)
-        start = statistics.median(samples[:3])
-        last = statistics.median(samples[-3:])
+        # RSS rises and falls within each game (its log of states, its screens): compare the
+        # lowest and the highest of the first third of the soak with those of the last third.
+        third = max(1, len(samples) // 3)
+        first, last = samples[:third], samples[-third:]
+        floor, peak = min(last) - min(first), max(last) - max(first)
         print(
             f"    soak {a.soak_minutes:g} min of scripted Color Milk (after a 1 min warm-up): "
-            f"RSS {start:.0f} -> {last:.0f} MB, growth {last - start:+.1f} MB "
-            f"(target <= {SOAK_GROWTH}), peak {max(samples):.0f}, cpu {cpu:.1f} %, "
-            f"load {os.getloadavg()[0]:.1f}",
+            f"RSS {samples[0]:.0f} -> {samples[-1]:.0f} MB; growth, first vs last third: "
+            f"lowest {floor:+.1f} MB, highest {peak:+.1f} MB (target <= {SOAK_GROWTH}); "
+            f"peak {max(samples):.0f} MB, cpu {cpu:.1f} %, load {os.getloadavg()[0]:.1f}",
             flush=True,
         )
         print(f"      RSS every 30 s: {' '.join(f'{s:.0f}' for s in samples)}", flush=True)
