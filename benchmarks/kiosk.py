@@ -120,7 +120,6 @@ class App:
         self.sock.bind(str(sock_path))
         self.sock.settimeout(120)
         self.err = open(tmp / "app-stderr.txt", "a")  # noqa: SIM115 (closed in stop)
-        started = time.monotonic()
         self.proc = subprocess.Popen(
             [sys.executable, str(Path(__file__).with_name("kiosk_driver.py")), mode],
             env={**env, "NOTIFY_SOCKET": str(sock_path)},
@@ -131,12 +130,15 @@ class App:
             text=True,
             bufsize=1,
         )
-        if mode != "bare":
-            while b"READY=1" not in self.sock.recv(4096):
-                pass
-        self.ready_seconds = time.monotonic() - started
         self.pid = self.proc.pid
-        self.ask("ping")  # the driver answers once the UI loop runs
+        try:
+            if mode != "bare":
+                while b"READY=1" not in self.sock.recv(4096):
+                    pass
+            self.ask("ping")  # the driver answers once the UI loop runs
+        except (SystemExit, OSError):  # never leave the app running behind
+            self.stop(signal.SIGKILL)
+            raise
 
     def ask(self, command: str, timeout: float = 60) -> str:
         """Send one driver command; the child answers once it is done on the UI thread."""
