@@ -352,6 +352,13 @@ def render_table(
     return cv2.subtract(cv2.add(img, bank[k][0]), bank[(k + 1) % len(bank)][1])
 
 
+def clear_caches() -> None:
+    """Forget the cached backgrounds, scenes and noise (about 100 MB after a calibration has
+    rendered every light); the next frame builds what it needs again."""
+    for cached in (_albedo, _base, noise_bank, _scene):
+        cached.cache_clear()
+
+
 def render_tray(
     colours: Sequence[str],
     light: str = "daylight",

@@ -30,6 +30,9 @@ class SimulatedTray:
         self.round = 0
         self._balls: list[str] = []
         self._lock = threading.Lock()
+        self._drawing = threading.Lock()
+        self._drawn: tuple | None = None  # (balls, round) of the picture below
+        self._picture = None
 
     def add(self, colour: str | None) -> None:
         if colour:
@@ -46,11 +49,20 @@ class SimulatedTray:
             return tuple(self._balls)
 
     def frame(self, i: int, empty: bool = False):
-        from vision.render import render_tray
+        """The tray as the camera sees it (`empty`: before this round's balls), drawn again
+        only when a ball arrived or a round began: in between the camera gets the same
+        picture, so no frame is rendered for nothing and the renderer's caches (some 45 MB
+        of scenes) need not be kept."""
+        from vision.render import clear_caches, render_tray
 
         with self._lock:
-            balls, seed = ([] if empty else list(self._balls)), self.round
-        return render_tray(balls, self.light, seed, frame=i)
+            key = (() if empty else tuple(self._balls), self.round)
+        with self._drawing:
+            if key != self._drawn:
+                self._picture = render_tray(list(key[0]), self.light, key[1], frame=i)
+                self._drawn = key
+                clear_caches()
+            return self._picture
 
 
 class TableWithTray:
@@ -108,7 +120,9 @@ class CameraLink:
         self._on = threading.Event()  # the game wants the ball reader now
         self._key: str | None = None
         self._stale = 0
+        self._asleep = threading.Event()  # no game on screen: no frames, no reading
         self._closed = threading.Event()
+        self._feed_lock = threading.Lock()  # the feed starts, sleeps and stops in turn
         self._thread: threading.Thread | None = None
 
     def __repr__(self) -> str:
@@ -119,11 +133,34 @@ class CameraLink:
         self._thread.start()
 
     def close(self) -> None:
-        self._closed.set()
+        """Stop reading. Returns within about a second, even while the first calibration is
+        still being learnt (seconds of work that cannot be interrupted): that thread then
+        starts no feed, and, being a daemon, never holds up the app's exit."""
+        with self._feed_lock:
+            self._closed.set()
+            feed = self.feed
+        if feed is not None:
+            # A camera that hangs on release (a webcam being unplugged) or a starved reader
+            # must not hold up the screen or the app's exit: waited for a second at most.
+            closer = threading.Thread(target=feed.close, name="camera-close", daemon=True)
+            closer.start()
+            closer.join(timeout=1.0)
         if self._thread is not None:
-            self._thread.join(timeout=10)
-        if self.feed is not None:
-            self.feed.close()
+            self._thread.join(timeout=0.5)
+
+    def sleep(self) -> None:
+        """No game reads the table now (the home screen is up): the camera and the reader
+        stop until `wake`."""
+        with self._feed_lock:
+            self._asleep.set()
+            if self.feed is not None:
+                self.feed.pause()
+
+    def wake(self) -> None:
+        with self._feed_lock:
+            self._asleep.clear()
+            if self.feed is not None:
+                self.feed.resume()
 
     def want(self, specs: tuple[ReaderSpec, ...]) -> None:
         """The readers the state asks for: a new key empties the tray and restarts the
@@ -142,6 +179,7 @@ class CameraLink:
     # on the link's own thread -----------------------------------------------------------
     def _open(self) -> None:
         from companion.errors import CompanionError
+        from companion.ui import memory
         from vision.balls import BallReader
         from vision.camera import Camera, RenderedSource, open_source
         from vision.feed import VisionFeed, camera_cue
@@ -149,8 +187,11 @@ class CameraLink:
         try:
             if self.simulate:
                 from vision.learn import rendered_calibration
+                from vision.render import clear_caches
 
-                calibration = rendered_calibration(seed=0)
+                calibration = rendered_calibration(seed=0)  # learnt once per process
+                clear_caches()  # every light was rendered for it; the tray needs one
+                memory.give_back()
                 source = RenderedSource(self.tray.frame, fps=SIM_FPS, name="simulated tray")
             else:
                 from vision.calibration import CalibrationStore
@@ -169,18 +210,23 @@ class CameraLink:
         except (CompanionError, OSError) as exc:
             self.on_cue(Announce(f"Camera off ({exc}); tap the balls in."))
             return
-        if self._closed.is_set():
-            return
+        told = []  # the last status people were told of: waking up again is not news
 
         def on_status(status, message):
             cue = camera_cue(status, message)
-            if cue is not None:
+            if cue is not None and told[-1:] != [status]:
+                told.append(status)
                 self.on_cue(cue)
 
-        self.feed = VisionFeed(
-            Camera(source), self._read, on_events=self.on_events, on_status=on_status
-        )
-        self.feed.start()
+        with self._feed_lock:
+            if self._closed.is_set():
+                return
+            self.feed = VisionFeed(
+                Camera(source), self._read, on_events=self.on_events, on_status=on_status
+            )
+            self.feed.start()
+            if self._asleep.is_set():  # put to sleep while it was opening
+                self.feed.pause()
 
     def _read(self, image):
         if not self._on.is_set():

@@ -28,7 +28,6 @@ from companion.ui.widgets import BigButton
 for _kv in ("home.kv", "settings.kv"):
     Builder.load_file(str(Path(__file__).with_name("kv") / _kv))
 
-SIM_PANEL_HEIGHT = 60  # dp, added below the 800x480 screen area in simulation
 
 
 def game_screen_class(name: str) -> type[GameScreen]:
@@ -179,10 +178,10 @@ class CompanionApp(App):
 
     def _with_simulated_table(self, screens):
         """The simulated table's lamp, buzzer, arcade buttons and ball chute under the
-        screens (the window is made taller by as much), with keyboard shortcuts."""
+        screens, inside the window (the screens get what is left), with keyboard shortcuts."""
         from kivy.graphics import Color, Rectangle
 
-        from hardware.sim_panel import SimPanel, bind_keyboard
+        from companion.ui.sim_strip import STRIP_HEIGHT, SimPanel, bind_keyboard
 
         box = BoxLayout(orientation="vertical")
         with box.canvas.before:
@@ -191,7 +190,7 @@ class CompanionApp(App):
         box.bind(size=lambda w, size: setattr(backdrop, "size", size))
         box.add_widget(screens)
         table = self.ctx.table  # with the rendered tray on its chute, when the camera is simulated
-        box.add_widget(SimPanel(table=table, size_hint_y=None, height=dp(SIM_PANEL_HEIGHT)))
+        box.add_widget(SimPanel(table=table, size_hint_y=None, height=dp(STRIP_HEIGHT)))
         bind_keyboard(table, wanted=lambda: screens.current == "game")
         return box
 

@@ -8,6 +8,7 @@ A game without its own screen gets this one as is: its legal actions become butt
 
 from __future__ import annotations
 
+import math
 import threading
 import time
 from pathlib import Path
@@ -31,6 +32,7 @@ Builder.load_file(str(Path(__file__).with_name("kv") / "game_screen.kv"))
 # a double tap): the screen under it has just changed, so it is dropped.
 REPEAT_GUARD_SECONDS = 0.3
 BANNER_SECONDS = 6
+IDLE_TICK = 1.0  # seconds between looks at a paused or absent clock (a new one may start)
 
 
 class GameScreen(Screen):
@@ -63,6 +65,7 @@ class GameScreen(Screen):
                 lambda dt: self.show_banner(text, "error")
             ),
         )
+        self._on_screen = False
         self.build()
         self.refresh()
 
@@ -148,11 +151,18 @@ class GameScreen(Screen):
 
     # time -----------------------------------------------------------------------------
     def on_enter(self, *_):
-        self._ticker = Clock.schedule_interval(self._tick, 0.1)
+        self._on_screen = True
+        self._arm_ticker()
+        if self.runtime.camera is not None:
+            self.runtime.camera.wake()
 
     def on_leave(self, *_):
+        self._on_screen = False
+        if self.runtime.camera is not None:
+            self.runtime.camera.sleep()  # the home screen reads nothing from the table
         if self._ticker:
             self._ticker.cancel()
+            self._ticker = None
 
     def close(self) -> None:
         """This game leaves the screen for good: stop polling and listening."""
@@ -161,10 +171,25 @@ class GameScreen(Screen):
         self._unsubscribe()
 
     def _tick(self, _dt) -> None:
+        self._ticker = None
         if self.session.poll():
             self._refresh_trigger()
         else:
             self._update_countdown()
+
+    def _arm_ticker(self) -> None:
+        """Wake up when the clock next shows a new whole second (warnings and the end fall on
+        whole seconds too), not at a fixed rate: a running clock costs one redraw a second."""
+        if not self._on_screen:
+            return
+        if self._ticker is not None:
+            self._ticker.cancel()
+        timer = self.session.timer
+        wait = IDLE_TICK
+        if timer is not None and timer.running:
+            left = timer.remaining()
+            wait = left - math.ceil(left) + 1 if left > 0 else IDLE_TICK
+        self._ticker = Clock.schedule_once(self._tick, wait + 0.005)
 
     def toggle_pause(self) -> None:
         timer = self.session.timer
@@ -228,6 +253,7 @@ class GameScreen(Screen):
         cd.active = timer is not None
         if timer is not None:
             cd.total, cd.seconds, cd.paused = timer.duration, timer.remaining(), timer.paused
+        self._arm_ticker()
 
     def _show_legal_actions(self) -> None:
         from kivy.metrics import dp

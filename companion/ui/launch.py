@@ -45,15 +45,11 @@ def launch(args) -> int:
         return _screenshot(args, size, simulate)
     if not display_available():
         return _no_display()
-    os.environ.setdefault("KIVY_NO_ARGS", "1")
-    from kivy.config import Config
+    configure_window(size)  # before anything imports the UI, which creates the window
+    stop_on_signals()
+    from companion.ui import memory
 
-    from companion.ui.app import SIM_PANEL_HEIGHT
-
-    height = size[1] + (SIM_PANEL_HEIGHT if simulate else 0)
-    Config.set("graphics", "width", str(size[0]))
-    Config.set("graphics", "height", str(height))
-    Config.set("kivy", "exit_on_escape", "0")
+    memory.tune()
     from kivy.clock import Clock
 
     from companion.notify import Notifier
@@ -112,6 +108,37 @@ def _refused(exc, args, first_frame, notifier) -> int:
     os.execv(sys.executable, [sys.executable, *sys.orig_argv[1:]])
 
 
+def configure_window(size: tuple[int, int]) -> None:
+    """The window is exactly the display: `size` on a desktop (the simulated table's strip
+    fits inside it), the whole screen where the kiosk service asks for full screen
+    (KCFG_GRAPHICS_FULLSCREEN=auto). Must run before the first `companion.ui` import:
+    Kivy creates its window the first time a size in dp is asked for."""
+    os.environ.setdefault("KIVY_NO_ARGS", "1")
+    from kivy.config import Config
+
+    Config.set("graphics", "width", str(size[0]))
+    Config.set("graphics", "height", str(size[1]))
+    Config.set("kivy", "exit_on_escape", "0")
+
+
+def stop_on_signals() -> None:
+    """SIGINT (Ctrl+C) and SIGTERM (systemd, `kill`) end the app the way closing it does: the
+    loop stops, `on_stop` closes the table and the log. Without this SIGINT raised inside
+    Kivy's loop, `on_stop` never ran and the table's threads kept the process alive.
+    A second signal ends it at once."""
+    import signal
+
+    def request_stop(signum, _frame):
+        from kivy.base import EventLoop
+
+        EventLoop.quit = True  # a plain flag: safe in a handler, seen within one frame
+        signal.signal(signum, signal.SIG_DFL)
+
+    # Installed before the window: SDL then leaves both signals to us.
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(signum, request_stop)
+
+
 def _open_table(ctx):
     """The table's hardware, if the hardware layer is installed; the app works without it."""
     try:
@@ -123,7 +150,7 @@ def _open_table(ctx):
 
 
 def _screenshot(args, size, simulate) -> int:
-    os.environ.setdefault("KIVY_NO_ARGS", "1")
+    configure_window(size)
     from companion.ui.app import Root
     from companion.ui.context import AppContext
     from companion.ui.render import ensure_window, render_to_png

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 from kivy.lang import Builder
@@ -18,10 +19,15 @@ from kivy.uix.button import Button
 from kivy.uix.label import Label
 from kivy.uix.widget import Widget
 
-from companion.ui import colours
-from companion.ui.sizes import BUTTON_INSET, MIN_BUTTON, MIN_TOUCH  # noqa: F401  (re-exported)
+from companion.ui import colours, sizes
 
 Builder.load_file(str(Path(__file__).with_name("kv") / "widgets.kv"))
+
+
+
+def __getattr__(name: str) -> float:
+    # MIN_TOUCH, MIN_BUTTON and BUTTON_INSET in pixels, worked out when asked (see sizes.py)
+    return getattr(sizes, name)
 
 
 class BigButton(Button):
@@ -50,12 +56,19 @@ class ColourButton(BigButton):
 
 
 class Countdown(Widget):
-    """Big seconds-left with a ring that empties; red in the last five seconds."""
+    """Big seconds-left with a ring that empties; red in the last five seconds.
+
+    `seconds` may be set as often as one likes: the drawing follows `shown`, the whole
+    seconds on the face, so the widget redraws once a second, not at every update."""
 
     seconds = NumericProperty(0)
+    shown = NumericProperty(0)
     total = NumericProperty(0)
     paused = BooleanProperty(False)
     active = BooleanProperty(False)
+
+    def on_seconds(self, _widget, seconds: float) -> None:
+        self.shown = math.ceil(seconds - 1e-3)  # 12.0004 left still reads 12
 
 
 class ScoreRow(BoxLayout):
@@ -117,8 +130,10 @@ def caption(
     return lab
 
 
-def row_of(*widgets, height: float = MIN_TOUCH + dp(4), spacing: float = dp(4)) -> BoxLayout:
-    """A row of `widgets` side by side, `height` tall."""
+def row_of(*widgets, height: float | None = None, spacing: float | None = None) -> BoxLayout:
+    """A row of `widgets` side by side, `height` tall (a touch target and a margin)."""
+    height = sizes.MIN_TOUCH + dp(4) if height is None else height
+    spacing = dp(4) if spacing is None else spacing
     box = BoxLayout(size_hint_y=None, height=height, spacing=spacing)
     for w in widgets:
         box.add_widget(w)

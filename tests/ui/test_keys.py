@@ -13,7 +13,7 @@ from companion.events import ButtonPressed
 from companion.ui.app import Root
 from companion.ui.context import AppContext
 from companion.ui.render import ensure_window
-from hardware.sim_panel import SimPanel, bind_keyboard
+from companion.ui.sim_strip import SimPanel, bind_keyboard
 from hardware.table import open_table
 
 pytestmark = pytest.mark.ui

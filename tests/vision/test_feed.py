@@ -1,6 +1,7 @@
 """From camera to events on a reader thread: rendered round in, BallSeen events out, in order."""
 
 import threading
+import time
 
 import numpy as np
 
@@ -66,3 +67,50 @@ def test_camera_status_becomes_a_screen_cue():
     assert isinstance(lost, ErrorCue) and "camera 0 is gone" in lost.message
     assert isinstance(camera_cue(CameraStatus.RUNNING, "running"), Announce)
     assert camera_cue(CameraStatus.STARTING, "opening") is None
+
+
+def test_a_paused_feed_takes_no_frames_until_resumed():
+    captured, reads = [], []
+
+    def frame(i):
+        captured.append(i)
+        return np.zeros((4, 4, 3), np.uint8)
+
+    def read(image):
+        reads.append(image)
+        return []
+
+    camera = Camera(RenderedSource(frame, fps=100))
+    with VisionFeed(camera, read, on_events=lambda e: None, max_fps=100) as feed:
+        assert _wait_for(lambda: len(reads) >= 2)
+        feed.pause()
+        assert feed.paused and camera.status is CameraStatus.STOPPED  # capture has ended
+        taken, read = len(captured), len(reads)
+        assert not _wait_for(lambda: len(captured) > taken or len(reads) > read + 1, 0.3)
+        feed.resume()
+        assert _wait_for(lambda: len(reads) > read + 2)
+        assert camera.status is CameraStatus.RUNNING and len(captured) > taken
+
+
+def test_frames_are_read_at_most_max_fps_however_fast_the_camera():
+    stamps, enough = [], threading.Event()
+
+    def read(image):
+        stamps.append(time.monotonic())
+        if len(stamps) >= 5:
+            enough.set()
+        return []
+
+    camera = Camera(RenderedSource(lambda i: np.zeros((4, 4, 3), np.uint8), fps=200))
+    with VisionFeed(camera, read, on_events=lambda e: None, max_fps=20):
+        assert enough.wait(10)
+    gaps = [b - a for a, b in zip(stamps, stamps[1:], strict=False)]
+    assert min(gaps[:4]) >= 0.045, gaps  # 1/20 s apart, give or take the clock's grain
+
+
+def _wait_for(condition, timeout=5.0) -> bool:
+    done = threading.Event()
+    deadline = time.monotonic() + timeout
+    while not condition() and time.monotonic() < deadline:
+        done.wait(0.01)
+    return condition()

@@ -1,4 +1,5 @@
-"""The on-screen simulated table drives the same mock pins and shows what the LED does."""
+"""The on-screen simulated table (companion.ui.sim_strip) drives the same mock pins and
+shows what the LED does."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ def test_panel_buttons_press_pins_and_the_lamp_follows_the_led(docs_shot):
     from kivy.uix.button import Button
 
     from companion.ui.render import pump
-    from hardware.sim_panel import SimPanel
+    from companion.ui.sim_strip import SimPanel
 
     q = queue.Queue()
     with open_table(True, q.put, settings=Settings(brightness=0.6)) as table:
@@ -39,7 +40,7 @@ def test_panel_buttons_press_pins_and_the_lamp_follows_the_led(docs_shot):
             time.sleep(0.05)
             panel.refresh()
             assert panel.sound_label.text.endswith("Hz")
-            out = docs_shot(panel, "sim-panel", size=(800, 72))
+            out = docs_shot(panel, "sim-panel", size=(800, 56))
             assert out.stat().st_size > 1000
         finally:
             panel.stop()
@@ -47,7 +48,7 @@ def test_panel_buttons_press_pins_and_the_lamp_follows_the_led(docs_shot):
 
 def test_keyboard_presses_reach_the_table():
     from companion.ui.render import ensure_window
-    from hardware.sim_panel import bind_keyboard
+    from companion.ui.sim_strip import bind_keyboard
 
     window = ensure_window()
     q = queue.Queue()

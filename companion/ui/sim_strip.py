@@ -3,6 +3,9 @@ buttons, and a ball chute, all acting through the same mock pins as `Table.press
 
     panel = SimPanel(table=table)        # a strip to put under or beside a game screen
     unbind = bind_keyboard(table)        # n/enter next, b bid, i impossible, u undo, space ball
+
+The strip looks at the pins a few times a second but draws only when the lamp or the note
+changed: an idle table costs no redraws.
 """
 
 from __future__ import annotations
@@ -20,6 +23,9 @@ from companion.ui.widgets import BigButton, ColourButton
 
 BALL_COLOURS = ("blue", "green", "orange", "pink", "purple")
 BUTTON_LABELS = {"next": "Next", "bid": "Bid", "impossible": "Impossible!", "undo": "Undo (hold)"}
+STRIP_HEIGHT = 56  # dp: 48 dp buttons and a thin margin, taken from the game area
+LOOK_HZ = 20  # how often the pins are looked at; short enough for the shortest LED step
+DARK = (0.05, 0.05, 0.05)
 
 
 class LedLamp(Widget):
@@ -27,8 +33,9 @@ class LedLamp(Widget):
 
     def __init__(self, **kw):
         super().__init__(**kw)
+        self._shown = DARK
         with self.canvas:
-            self._colour = Color(0, 0, 0, 1)
+            self._colour = Color(*DARK, 1)
             self._disc = Ellipse()
             Color(*colours.MUTED)
             self._ring = Line(width=dp(1.5))
@@ -43,8 +50,10 @@ class LedLamp(Widget):
     def show(self, rgb) -> None:
         # the pins carry brightness-scaled duty; show the hue at full strength so it reads
         peak = max(rgb) if rgb else 0
-        k = 1 / peak if peak > 0 else 0
-        self._colour.rgb = tuple(c * k for c in rgb) if peak > 0 else (0.05, 0.05, 0.05)
+        shown = tuple(round(c / peak, 3) for c in rgb) if peak > 0 else DARK
+        if shown != self._shown:  # assigning a Color redraws the window, even if unchanged
+            self._shown = shown
+            self._colour.rgb = shown
 
 
 class SimPanel(BoxLayout):
@@ -54,7 +63,7 @@ class SimPanel(BoxLayout):
     def __init__(self, **kw):
         kw.setdefault("orientation", "horizontal")
         kw.setdefault("spacing", dp(6))
-        kw.setdefault("padding", dp(6))
+        kw.setdefault("padding", dp(4))
         super().__init__(**kw)
         self.lamp = LedLamp(size_hint=(None, 1), width=dp(56))
         self.add_widget(self.lamp)
@@ -85,7 +94,7 @@ class SimPanel(BoxLayout):
             b = ColourButton(colour=colour, size_hint=(None, 1), width=dp(44))
             b.bind(on_release=lambda _b, colour=colour: self._drop(colour))
             self.add_widget(b)
-        self._ticker = Clock.schedule_interval(self.refresh, 1 / 30)
+        self._ticker = Clock.schedule_interval(self.refresh, 1 / LOOK_HZ)
         self.refresh()
 
     def _press(self, name: str) -> None:
