@@ -29,8 +29,8 @@ try:  # the light and camera model (vision/lighting.py once render.py is split)
     from vision.lighting import CROSSTALK, LIGHT_SOURCES, encode, light_field, linear
 except ImportError:  # pragma: no cover - before the split they live in render.py
     from vision.render import _CROSSTALK as CROSSTALK
-    from vision.render import _encode as encode
     from vision.render import _LIGHTS as LIGHT_SOURCES
+    from vision.render import _encode as encode
     from vision.render import _light_field as light_field
     from vision.render import _linear as linear
 
