@@ -78,11 +78,13 @@ class NodeCalibration:
             pitch = float(data["pitch"])
             card = tuple(int(v) for v in data.get("card", (3, 2)))
             protos = tuple(
-                Prototype(p["colour"], tuple(float(v) for v in p["lab"]), float(p["sigma"]))
+                Prototype(**{**p, "lab": tuple(float(v) for v in p["lab"])})
                 for p in data["prototypes"]
             )
-        except (KeyError, TypeError, ValueError) as exc:
-            raise CalibrationError(f"damaged Node table calibration: {exc!r}") from None
+        except KeyError as exc:
+            raise CalibrationError(f"Node table calibration without {exc.args[0]!r}") from None
+        except (TypeError, ValueError) as exc:
+            raise CalibrationError(f"damaged Node table calibration: {exc}") from None
         if len(corners) != 4 or pitch <= 0 or len(card) != 2 or min(card) < 1 or not protos:
             raise CalibrationError(
                 "a Node table calibration needs 4 corners, a positive pitch, a card shape "
@@ -101,7 +103,9 @@ class NodeCalibration:
         try:
             return cls.from_json(json.loads(Path(path).read_text()))
         except json.JSONDecodeError as exc:
-            raise CalibrationError(f"{path}: not JSON ({exc.msg}, line {exc.lineno})") from None
+            raise CalibrationError(f"not JSON ({exc.msg}, line {exc.lineno})") from None
+        except UnicodeDecodeError:
+            raise CalibrationError("not JSON (not text at all)") from None
 
 
 @dataclass(frozen=True)
@@ -183,7 +187,7 @@ class NodeReader:
         long, short = max(rw, rh) / PX, min(rw, rh) / PX
         if long > max(card_w, card_h) + 0.9 or short > min(card_w, card_h) + 0.9:
             return NodeReading("unsteady", "the change is not one card: a hand or a knock")
-        angle = _tilt(after, changed)
+        angle = _tilt(after, changed, pts)
         if angle is None or abs(angle) > MAX_ANGLE:
             return NodeReading("ask", "the card lies too far off the grid to read")
         return self._card(before, after, changed, pts, angle)
@@ -331,19 +335,22 @@ def _whiteness(img: np.ndarray) -> np.ndarray:
     return (lo.astype(np.uint16) * 10 >= hi.astype(np.uint16) * 7) & (hi >= 70)
 
 
-def _tilt(after: np.ndarray, changed: np.ndarray) -> float | None:
-    """The card's tilt (degrees, counter-clockwise in the image) from its edges."""
-    grey = cv2.cvtColor(after, cv2.COLOR_BGR2GRAY).astype(np.float32)
+def _tilt(after: np.ndarray, changed: np.ndarray, pts: np.ndarray) -> float | None:
+    """The card's tilt (degrees, clockwise as seen) from the edges inside the change."""
+    x, y, w, h = cv2.boundingRect(pts)
+    x0, y0 = max(x - 2, 0), max(y - 2, 0)
+    grey = cv2.cvtColor(after[y0 : y + h + 2, x0 : x + w + 2], cv2.COLOR_BGR2GRAY)
     gx = cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3)
-    inside = cv2.erode(changed, np.ones((3, 3), np.uint8)) > 0
-    mag = (gx * gx + gy * gy)[inside]
-    if mag.size == 0 or mag.sum() <= 0:
+    inside = cv2.erode(changed[y0 : y + h + 2, x0 : x + w + 2], np.ones((3, 3), np.uint8)) > 0
+    gx, gy = gx[inside], gy[inside]
+    # edges every 90 degrees: sum the gradients on the circle of 4 x their angle
+    c2, s2 = gx * gx - gy * gy, 2 * gx * gy  # |g|^2 cos 2a, |g|^2 sin 2a
+    m = np.maximum(gx * gx + gy * gy, 1e-6)
+    c4, s4 = float(((c2 * c2 - s2 * s2) / m).sum()), float((2 * c2 * s2 / m).sum())
+    if c4 == 0 and s4 == 0:
         return None
-    theta = np.arctan2(gy[inside], gx[inside])
-    # edges every 90 degrees: average on the circle of 4 * theta
-    z = (mag * np.exp(4j * theta)).sum()
-    return float(np.degrees(np.angle(z) / 4))
+    return math.degrees(math.atan2(s4, c4) / 4)
 
 
 def _phase(white: np.ndarray, total: np.ndarray) -> float:

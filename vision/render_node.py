@@ -230,6 +230,7 @@ def render_node_table(
     return cv2.subtract(cv2.add(img, bank[k][0]), bank[(k + 1) % len(bank)][1])
 
 
+@functools.lru_cache(maxsize=2)
 def rendered_node_calibration(layout: TableLayout | None = None, seed: int = 0):
     """A NodeCalibration for the rendered table: its area and pitch, and colour prototypes
     learnt from cards under every light, measured as the reader measures them (against the

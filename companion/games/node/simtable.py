@@ -12,6 +12,7 @@ import numpy as np
 from vision.node_watch import STEADY
 from vision.render_node import Hand, LaidCard, TableLayout, default_layout, render_node_table
 
+from .events import Discard, PlaceCard
 from .geometry import card_rows, footprint, rotate
 
 MAX_OFFSET = 1 / 3  # nodes
@@ -71,3 +72,37 @@ class SimulatedNodeTable:
 def truth(colours, row, col, rotation, height=2, width=3) -> dict:
     """Table cell -> colour of a card as PlaceCard describes it."""
     return footprint(tuple(colours), height, width, row, col, rotation)
+
+
+def random_placements(count: int, seed: int = 0, *, deck: int = 24, lights=None):
+    """`count` legal placements from seeded random games of Node on the simulated table
+    (a new game, under the next light, every `deck` cards): yields (table, state before,
+    the PlaceCard, the card as it lies). The card is already laid on `table`."""
+    import random
+
+    from companion.game import GameConfig
+    from vision.render import LIGHTS
+
+    from .rules import GAME
+
+    lights = tuple(lights or LIGHTS)
+    done, game = 0, 0
+    while done < count:
+        rng = random.Random(seed * 100_003 + game)
+        table = SimulatedNodeTable(lights[game % len(lights)], seed * 1000 + game)
+        cols, rows = table.layout.grid
+        config = GameConfig(("a", "b"), {"table_width": cols, "table_height": rows, "deck": deck})
+        state = GAME.initial_state(config)
+        game += 1
+        while done < count and not state.over:
+            card = tuple(rng.choice(state.colours) for _ in range(6))
+            spots = GAME.legal_placements(state, card)
+            if not spots:
+                state, _ = GAME.apply(state, Discard(state.current))
+                continue
+            row, col, rot = rng.choice(spots)
+            want = PlaceCard(state.current, card, row, col, rot)
+            laid = table.lay(card, row, col, rot)
+            yield table, state, want, laid
+            state, _ = GAME.apply(state, want)
+            done += 1
