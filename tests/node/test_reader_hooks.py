@@ -132,3 +132,14 @@ def test_the_demo_plays_a_whole_game_read_by_the_camera(tmp_path):
     assert out["winners"] and out["misreads"] == 0 and done.is_set()
     assert out["placements"] + out["discards"] == 6
     assert out["read"] + out["confirmed"] >= 4  # the camera, not fingers, laid the cards
+
+
+def test_the_app_opens_no_ball_camera_for_node(tmp_path):
+    log = GameLog(tmp_path / "log.sqlite")
+    runtime = Runtime(keep_time=False, camera_source="simulated")
+    try:
+        runtime.play(Session.start(GAME, log, GameConfig(("ann", "bob"))))
+        assert GAME.readers(runtime.session.state) and runtime.camera is None
+    finally:
+        runtime.close()
+        log.close()
