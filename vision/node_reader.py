@@ -34,6 +34,7 @@ MIN_CHANGE = 0.5  # nodes of change below which nothing was placed
 MAX_ANGLE = 14.0  # degrees: a card further off the grid is not read
 SNAP_LIMIT = 0.42  # nodes: a card further off a grid position is between two of them
 CELL_COVER = 0.35  # share of a lattice cell that must change for the card to lie on it
+EDGE_SHARE = 0.01  # share of the frame's edge that changed: an arm reaching in
 ASK_BELOW = 0.8  # node confidence below which a person is asked
 
 
@@ -172,6 +173,8 @@ class NodeReader:
         self.square = Squaring(cal)
 
     def read(self, before: np.ndarray, after: np.ndarray) -> NodeReading:
+        if reaches_in(thumbnail(before), thumbnail(after)):
+            return NodeReading("unsteady", "a hand reaches in from the edge of the view")
         return self.read_squared(self.square(before), self.square(after))
 
     def read_squared(self, before: np.ndarray, after: np.ndarray) -> NodeReading:
@@ -310,6 +313,21 @@ def node_lab(img: np.ndarray, x: float, y: float, ref: np.ndarray) -> np.ndarray
     if _whiteness(patch).mean() > 0.15:
         return None
     return robust_colour(to_lab(patch.reshape(-1, 1, 3), ref).reshape(-1, 3))
+
+
+def thumbnail(frame: np.ndarray) -> np.ndarray:
+    """A quarter-size frame, enough to see an arm at the edge of the view."""
+    return cv2.resize(frame, None, fx=0.25, fy=0.25, interpolation=cv2.INTER_AREA)
+
+
+def reaches_in(before: np.ndarray, after: np.ndarray) -> bool:
+    """Did the edge of the view change between two thumbnails? Cards are laid well inside
+    it; an arm comes in across it."""
+    changed = _change(before, after)
+    edge = np.concatenate(
+        [changed[:2].ravel(), changed[-2:].ravel(), changed[:, :2].ravel(), changed[:, -2:].ravel()]
+    )
+    return float(edge.mean()) / 255 > EDGE_SHARE
 
 
 def _ask(reading: NodeReading, reason: str) -> NodeReading:

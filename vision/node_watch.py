@@ -12,7 +12,15 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.node_reader import MIN_CHANGE, PX, NodeReader, NodeReading, _change
+from vision.node_reader import (
+    MIN_CHANGE,
+    PX,
+    NodeReader,
+    NodeReading,
+    _change,
+    reaches_in,
+    thumbnail,
+)
 
 STEADY = 2  # frames that must agree before the table is read
 
@@ -21,6 +29,7 @@ class NodeWatcher:
     def __init__(self, reader: NodeReader) -> None:
         self.reader = reader
         self.table: np.ndarray | None = None  # the table as last read (squared up)
+        self.view: np.ndarray | None = None  # ... and the whole view then (a thumbnail)
         self._last: np.ndarray | None = None
         self._still = 0
         self.waiting = ""  # why the last steady table was not read ("" when it was)
@@ -28,13 +37,14 @@ class NodeWatcher:
     def reset(self, table: np.ndarray | None = None) -> None:
         """Start afresh from this frame of the table (None: the next frame fed)."""
         self.table = None if table is None else self.reader.square(table)
+        self.view = None if table is None else thumbnail(table)
         self._last, self._still, self.waiting = None, 0, ""
 
     def feed(self, frame: np.ndarray) -> list[NodeReading]:
         """The readings this frame brings: none, or one card laid (placed or to ask)."""
-        now = self.reader.square(frame)
+        now, view = self.reader.square(frame), thumbnail(frame)
         if self.table is None:
-            self.table = now
+            self.table, self.view = now, view
         moved = (
             self._last is None or cv2.countNonZero(_change(self._last, now)) > MIN_CHANGE * PX**2
         )
@@ -42,9 +52,12 @@ class NodeWatcher:
         self._still = 0 if moved else self._still + 1
         if self._still + 1 < STEADY:
             return []
+        if reaches_in(self.view, view):
+            self.waiting = "a hand reaches in from the edge of the view"
+            return []
         reading = self.reader.read_squared(self.table, now)
         if reading.status in ("nothing", "unsteady"):
             self.waiting = reading.reason if reading.status == "unsteady" else ""
             return []
-        self.table, self.waiting = now, ""
+        self.table, self.view, self.waiting = now, view, ""
         return [reading]

@@ -68,6 +68,9 @@ def test_a_hand_over_the_table_or_a_knock_is_no_reading(reader):
     for side in ("bottom", "left", "top"):
         hand = render_node_table([old, new], "warm-led", 3, frame=1, hand=Hand((330, 220), side))
         assert reader.read(before, hand).status == "unsteady"
+        # even without the edge of the view, the change is no card's
+        square = reader.read_squared(reader.square(before), reader.square(hand))
+        assert square.status == "unsteady", square
     knocked = cv2.warpAffine(
         render_node_table([old, new], "warm-led", 3, frame=2),
         np.float32([[1, 0, 6], [0, 1, 4]]),
