@@ -143,3 +143,31 @@ def test_the_app_opens_no_ball_camera_for_node(tmp_path):
     finally:
         runtime.close()
         log.close()
+
+
+def test_a_card_read_over_the_edge_comes_back_with_the_rules_reason():
+    from vision.node_reader import NodeReader
+    from vision.render_node import LaidCard, render_node_table, rendered_node_calibration
+
+    state = GAME.initial_state(GameConfig(("ann", "bob"), {"table_width": 20, "table_height": 14}))
+    old = []
+    for col in (9, 7, 5, 3, 1, 0):  # a red band to the left edge
+        state, _ = GAME.apply(state, PlaceCard(state.current, ("red",) * 6, 6, col))
+        old.append(LaidCard((("red",) * 3,) * 2, 6, col))
+    over = LaidCard((("red", "green", "blue"), ("red", "yellow", "blue")), 7, -1, 0.1, 0.1, 4)
+    reading = NodeReader(rendered_node_calibration()).read(
+        render_node_table(old, "overcast", 9),
+        render_node_table([*old, over], "overcast", 9, frame=1),
+    )
+    assert (reading.status, reading.row, reading.col) == ("placed", 7, -1), reading
+    (ev,) = sense(state, CardRead(reading.colours, reading.row, reading.col, reading.confidence))
+    assert isinstance(ev, CardProposed) and "hangs over the edge" in ev.question
+
+
+def test_the_demo_command_refuses_bad_input_in_one_line(capsys):
+    from companion.cli import main
+
+    for argv in (["--deck", "1"], ["--light", "candle"], ["--frob"]):
+        assert main(["demo", "node", *argv]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "Traceback" not in err
