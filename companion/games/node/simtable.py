@@ -60,9 +60,9 @@ class SimulatedNodeTable:
             h, w = card.shape
             ((x, y),) = self.layout.project(card.to_table([[w / 2, h / 2]]))
             side = ("bottom", "top", "left", "right")[int(self.rng.integers(4))]
-            out.append(
-                self.frame(Hand((x * 0.6 + 320 * 0.4, y * 0.6 + 240 * 0.4), side), self.cards[:-1])
-            )
+            mx, my = np.mean(self.layout.corners, axis=0)  # on its way from the middle
+            reaching = Hand((x * 0.6 + mx * 0.4, y * 0.6 + my * 0.4), side)
+            out.append(self.frame(reaching, self.cards[:-1]))
             out.append(self.frame(Hand((x, y), side)))
             out.append(self.frame(Hand((x + 15, y + 25), side)))
         out += [self.frame() for _ in range(STEADY + 1)]
