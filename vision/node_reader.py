@@ -193,16 +193,17 @@ class NodeReader:
         angle = _tilt(after, changed, pts)
         if angle is None or abs(angle) > MAX_ANGLE:
             return NodeReading("ask", "the card lies too far off the grid to read")
-        return self._card(before, after, changed, pts, angle)
+        return self._card(after, changed, pts, angle)
 
-    def _card(self, before, after, changed, pts, angle) -> NodeReading:
+    def _card(self, after, changed, pts, angle) -> NodeReading:
         cx, cy = pts.reshape(-1, 2).mean(axis=0)
         half = 3.5 * PX
         # the card's own frame: rotated by -angle about the change, 7 x 7 nodes
         m = cv2.getRotationMatrix2D((float(cx), float(cy)), angle, 1.0)
         m[:, 2] += (half - cx, half - cy)
         win = (int(2 * half), int(2 * half))
-        img = cv2.warpAffine(after, m, win, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
+        # beyond the squared-up table: black, which is no node (never a mirrored card)
+        img = cv2.warpAffine(after, m, win, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
         mask = cv2.warpAffine(changed, m, win, flags=cv2.INTER_NEAREST)
         white = _whiteness(img)
         on = white & (mask > 0)

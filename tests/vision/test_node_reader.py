@@ -117,3 +117,20 @@ def test_calibration_round_trip_and_damage(tmp_path):
     data = cal.to_json() | {"pitch": -3}
     with pytest.raises(CalibrationError, match="positive pitch"):
         NodeCalibration.from_json(data)
+
+
+@pytest.mark.parametrize("row,col", [(0, 0), (0, 17), (11, 0), (11, 17), (12, 18)])
+def test_cards_at_the_edges_of_the_table_are_right_or_asked(reader, row, col):
+    wide = (("blue", "red", "yellow"), ("green", "purple", "red"))
+    tall = (("red", "blue"), ("green", "green"), ("yellow", "purple"))
+    seen = []
+    for colours in (wide, tall):
+        if row + len(colours) > 14 or col + len(colours[0]) > 20:
+            continue
+        for dx, dy, angle in ((-1 / 3, -1 / 3, -10), (1 / 3, 1 / 3, 10)):
+            card = LaidCard(colours, row, col, dx, dy, angle)
+            reading = reader.read(
+                render_node_table([], "shadow", 6), render_node_table([card], "shadow", 6, frame=1)
+            )
+            seen.append(outcome(reading, card))
+    assert set(seen) <= {"right", "ask"} and "right" in seen, seen
