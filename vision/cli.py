@@ -7,6 +7,7 @@
     companion vision calibrate-table --calibration calib.json --empty EMPTY.png
         [--balls FRAME=blue,pink,...]... [--cards FRAME=seat1:blue,seat2:pink]...
     companion vision render --light tungsten --balls blue,pink --out frame.png
+    companion vision read node --calibration node.json BEFORE.jpg AFTER.jpg
 
 Bad input is a one-line UsageError (exit 2); a damaged calibration file, a CalibrationError.
 """
@@ -73,6 +74,11 @@ def _parser() -> argparse.ArgumentParser:
         default=[],
         help="FRAME=zone:colour,zone:colour one card in each listed zone",
     )
+    n = sub.add_parser("read", help="read the card laid between two frames (Node)")
+    n.add_argument("game", choices=["node"])
+    n.add_argument("--calibration", required=True, help="a Node table calibration JSON")
+    n.add_argument("before")
+    n.add_argument("after")
     r = sub.add_parser("render", help="render a simulated table frame to a PNG")
     r.add_argument("--light", default="daylight")
     r.add_argument("--balls", default="", help="comma-separated colours, slot 0 first")
@@ -265,6 +271,12 @@ def _render(args) -> int:
     return 0
 
 
+def _read(args) -> int:
+    from vision.node_cli import read_node
+
+    return read_node(args)
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     args = _parser().parse_args(argv)
@@ -277,5 +289,6 @@ def main(argv: list[str] | None = None) -> int:
         "regions": _regions,
         "calibrate-table": _calibrate_table,
         "render": _render,
+        "read": _read,
     }
     return commands[args.command](args)

@@ -35,6 +35,7 @@ from companion.settings import Settings
 log = logging.getLogger(__name__)
 
 TIMER_POLL = 0.1  # seconds between timer polls when the runtime keeps the clock
+CAMERA_KINDS = ("balls",)  # the readers CameraLink serves (Node's is read by its demo so far)
 
 
 @dataclass
@@ -278,7 +279,7 @@ class Runtime:
         session = self.session
         if session is None:
             return
-        specs = tuple(session.game.readers(session.state))
+        specs = tuple(s for s in session.game.readers(session.state) if s.kind in CAMERA_KINDS)
         if self.camera is None:
             if not specs or self.camera_source in (None, "off"):
                 return

@@ -2,8 +2,13 @@
 
 from companion.game import Option
 
+from . import sensing
 from .events import Discard, NoCardsLeft, PlaceCard
 from .rules import GAME, Cluster, Node, NodeState
+
+# What the camera means lives beside the rules (sensing.py), as pure hooks of the game.
+Node.interpret = staticmethod(sensing.interpret)
+Node.readers = staticmethod(sensing.readers)
 
 OPTIONS = (
     Option(

@@ -33,3 +33,31 @@ class Discard(Event):
 @event("node")
 class NoCardsLeft(Event):
     """The players say every card is played (when the app is not counting the deck)."""
+
+
+@event("node")
+class CardRead(Event):
+    """The camera's reading of the card just laid (vision.node_reader): its node `colours`
+    row by row as it lies, the grid node (`row`, `col`) under its top-left node, and the
+    classifier's confidence per node. `reason` says why the reader itself is unsure."""
+
+    colours: tuple[tuple[str, ...], ...]
+    row: int
+    col: int
+    confidence: tuple[tuple[float, ...], ...]
+    reason: str = ""
+
+
+@event("node")
+class CardProposed(Event):
+    """A camera reading a person must look at. `question` says what is unsure, or why the
+    rules refuse the card as read. When the rules would take it, the placement read
+    (`player` ... `rotation`, as in PlaceCard) waits for one press of "next" to confirm;
+    `colours` is empty when there is nothing to confirm."""
+
+    question: str
+    player: str = ""
+    colours: tuple[str, ...] = ()
+    row: int = 0
+    col: int = 0
+    rotation: int = 0

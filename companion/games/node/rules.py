@@ -15,7 +15,8 @@ from companion.errors import IllegalMove, UsageError
 from companion.events import Event
 from companion.game import GameBase, GameConfig
 
-from .events import Discard, NoCardsLeft, PlaceCard
+from . import sensing
+from .events import CardProposed, Discard, NoCardsLeft, PlaceCard
 from .geometry import (
     Cell,
     card_rows,
@@ -72,6 +73,7 @@ class NodeState:
     last: tuple[Cell, ...] = ()  # cells of the last card placed
     over: bool = False
     winners: tuple[str, ...] = ()
+    proposal: PlaceCard | None = None  # a camera reading waiting for a person (sensing.py)
 
     @property
     def middle(self) -> Cell:
@@ -207,12 +209,15 @@ class Node(GameBase):
             raise IllegalMove("the game is over")
         if isinstance(event, NoCardsLeft):
             return self._finish(state, [Announce("No cards left: final count")])
+        if isinstance(event, CardProposed):
+            return sensing.propose(state, event)
         if not isinstance(event, (PlaceCard, Discard)):
             raise IllegalMove(f"Node does not use {type(event).__name__}")
         if event.player not in state.players:
             raise IllegalMove(f"no player called {event.player!r}")
         if event.player != state.current:
             raise IllegalMove(f"it is {state.current}'s turn, not {event.player}'s")
+        state = replace(state, proposal=None)  # a placement or discard answers any proposal
         if isinstance(event, Discard):
             return self._discard(state, event)
         return self._place(state, event)
