@@ -7,6 +7,7 @@
     companion vision calibrate-table --calibration calib.json --empty EMPTY.png
         [--balls FRAME=blue,pink,...]... [--cards FRAME=seat1:blue,seat2:pink]...
     companion vision render --light tungsten --balls blue,pink --out frame.png
+    companion vision read cards --calibration calib.json [--empty EMPTY.png] IMAGE...
 
 Bad input is a one-line UsageError (exit 2); a damaged calibration file, a CalibrationError.
 """
@@ -19,6 +20,7 @@ import sys
 from pathlib import Path
 
 from companion.errors import UsageError
+from vision import read_cards
 
 
 class _Parser(argparse.ArgumentParser):
@@ -73,6 +75,7 @@ def _parser() -> argparse.ArgumentParser:
         default=[],
         help="FRAME=zone:colour,zone:colour one card in each listed zone",
     )
+    read_cards.add_parser(sub)
     r = sub.add_parser("render", help="render a simulated table frame to a PNG")
     r.add_argument("--light", default="daylight")
     r.add_argument("--balls", default="", help="comma-separated colours, slot 0 first")
@@ -277,5 +280,6 @@ def main(argv: list[str] | None = None) -> int:
         "regions": _regions,
         "calibrate-table": _calibrate_table,
         "render": _render,
+        "read": read_cards.run,
     }
     return commands[args.command](args)
