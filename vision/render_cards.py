@@ -32,6 +32,7 @@ from vision.render import (
     _geometry,
     render_tray,
 )
+from vision.render import _scene as _tray_scene
 
 SEATS = 5
 BACK_SRGB = (62, 60, 66)  # the printed back: charcoal, a white border and emblem like a face
@@ -108,9 +109,9 @@ def _hand(cam, base, zone_rect, reach: float) -> None:
 
 
 @functools.lru_cache(maxsize=8)
-def _scene(seats, light, seed, size, angle, shadow, hand) -> np.ndarray:
+def _scene(seats, light, seed, size, angle, shadow, hand, balls=()) -> np.ndarray:
     base = _base(light, seed, size)
-    cam = base.cam.copy()
+    cam = _tray_scene(balls, (), light, seed, size, False)[0].copy()
     placed, (cw, ch) = seat_layout(dict(seats), seed, size, angle)
     for _zone, card, centre, a in placed:
         _draw(cam, base, card, centre, a, cw, ch)
@@ -135,11 +136,13 @@ def render_seats(
     angle: float = 20.0,
     shadow: str | None = None,
     hand: str | None = None,
+    balls: Sequence[str] = (),
 ) -> np.ndarray:
-    """The table with `seats` (zone -> cards) laid out; `shadow`/`hand`: a zone name."""
+    """The table with `seats` (zone -> cards) laid out and `balls` resting in the tray;
+    `shadow`/`hand`: a zone name."""
     size = (int(size[0]), int(size[1]))
     key = tuple((z, tuple(c)) for z, c in seats.items())
-    img = _scene(key, light, seed, size, float(angle), shadow, hand)
+    img = _scene(key, light, seed, size, float(angle), shadow, hand, tuple(balls))
     bank = noise_bank(max(1, int(round(_base(light, seed, size).noise * 2))), size)
     k = (seed * 7919 + frame) % len(bank)
     return cv2.subtract(cv2.add(img, bank[k][0]), bank[(k + 1) % len(bank)][1])
