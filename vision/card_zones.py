@@ -24,12 +24,15 @@ import numpy as np
 from vision.calibration import Calibration
 from vision.cards import MIN_RECTANGULARITY, card_white
 from vision.classifier import UNKNOWN
-from vision.colour import frame_white, patch_trustworthy, robust_colour, to_lab
+from vision.colour import frame_white, patch_trustworthy, robust_colour, to_lab, weighted
 from vision.errors import CalibrationError
 from vision.segment import Blob, DifferenceMask, blob_from_contour, inner_pixels, split_touching
 
 BACK = "back"  # the prototype name of the printed card back
 EDGE = 2  # pixels: a region this close to the zone's edge comes from outside it
+MIXED_DISTANCE = 22.0  # weighted Lab: a pixel this far from the card's colour is another ink
+MIXED_SHARE = 0.2  # of the face that is not white paper (the border, the emblem)
+PAPER_L, PAPER_CHROMA = 75.0, 14.0  # white paper, once the frame is white-balanced
 
 
 @dataclass(frozen=True)
@@ -158,12 +161,22 @@ class ZoneReader:
         if len(px) == 0:
             return Card(zone, "", 0.0, box, touching=touching)
         local = card_white(frame, b.contour, white)
-        lab = robust_colour(to_lab(px.reshape(-1, 1, 3), local).reshape(-1, 3))
+        pixels = to_lab(px.reshape(-1, 1, 3), local).reshape(-1, 3)
+        lab = robust_colour(pixels)
+        if _mixed(pixels, lab):  # two cards edge to edge look like one: never a colour
+            return Card(zone, "", 0.0, box, touching=True)
         r = self.cal.classifier.classify(lab, self.allowed)
         conf = 0.0 if r.colour == UNKNOWN else round(float(r.confidence), 4)
         if r.colour == BACK:
             return Card(zone, "", conf, box, face_down=True, touching=touching)
         return Card(zone, "" if r.colour == UNKNOWN else r.colour, conf, box, touching=touching)
+
+
+def _mixed(pixels: np.ndarray, lab: np.ndarray) -> bool:
+    """More of the face differs from its median colour than a card's white emblem covers."""
+    paper = (pixels[:, 0] > PAPER_L) & (np.hypot(pixels[:, 1], pixels[:, 2]) < PAPER_CHROMA)
+    d = np.linalg.norm(weighted(pixels) - weighted(lab), axis=1)
+    return float(np.mean((d > MIXED_DISTANCE) & ~paper)) > MIXED_SHARE
 
 
 def _pieces(contour: np.ndarray, offset: tuple[int, int]):

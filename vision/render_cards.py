@@ -3,8 +3,8 @@ prediction cards laid face up or face down, turned up to +/-20 degrees, a shadow
 zone, a hand reaching in. Same lights, camera and empty table as `vision.render`.
 
     render_seats(seats, light, seed, size=(640, 480), *, frame=0, angle=20, shadow=None,
-                 hand=None) -> BGR uint8
-    seat_layout(seats, seed, size, angle) -> [(zone, card, centre, angle)], (card w, card h)
+                 hand=None, balls=(), touch=None) -> BGR uint8
+    seat_layout(seats, seed, size, angle, touch) -> [(zone, card, centre, angle)], (w, h)
     seat_calibration(size) -> the rendered calibration with the seat zones and the card back
 
 A seat's cards are colours, or BACK for a card lying face down.
@@ -49,10 +49,15 @@ def seat_zones(size: tuple[int, int] = (640, 480)) -> tuple[tuple[str, tuple], .
 
 
 def seat_layout(
-    seats: Mapping[str, Sequence[str]], seed: int, size=(640, 480), angle: float = 20.0
+    seats: Mapping[str, Sequence[str]],
+    seed: int,
+    size=(640, 480),
+    angle: float = 20.0,
+    touch: str | None = None,
 ):
     """(zone, card, centre, angle) for every card, in a 2x3 grid of cells per zone, turned
-    up to +/-`angle` degrees; and the card's (width, height)."""
+    up to +/-`angle` degrees; and the card's (width, height). In zone `touch` the first two
+    cards lie straight, side by side, edge to edge."""
     zones = dict(seat_zones(size))
     cw, ch = _geometry(size)["card"]
     rng = np.random.default_rng([seed, 3])
@@ -67,8 +72,13 @@ def seat_layout(
             if card != BACK and card not in PALETTE_SRGB:
                 raise ValueError(f"unknown card {card!r} (have {', '.join(PALETTE_SRGB)}, back)")
             cx = x + (cell % 2 + 0.5) * w / 2 + rng.uniform(-0.04, 0.04) * w
-            cy = y + (cell // 2 + 0.5) * h / 3 + rng.uniform(-0.03, 0.03) * h
+            cy = y + (0.2 + 0.3 * (cell // 2)) * h + rng.uniform(-0.01, 0.01) * h
             out.append((zone, card, (cx, cy), rng.uniform(-angle, angle)))
+        if zone == touch and len(cards) >= 2:
+            first, second = out[-len(cards)], out[-len(cards) + 1]
+            centre = (x + w / 2 - cw / 2, y + h / 6)
+            out[-len(cards)] = (zone, first[1], centre, 0.0)
+            out[-len(cards) + 1] = (zone, second[1], (centre[0] + cw * 0.99, centre[1]), 0.0)
     return out, (cw, ch)
 
 
@@ -109,10 +119,10 @@ def _hand(cam, base, zone_rect, reach: float) -> None:
 
 
 @functools.lru_cache(maxsize=8)
-def _scene(seats, light, seed, size, angle, shadow, hand, balls=()) -> np.ndarray:
+def _scene(seats, light, seed, size, angle, shadow, hand, balls=(), touch=None) -> np.ndarray:
     base = _base(light, seed, size)
     cam = _tray_scene(balls, (), light, seed, size, False)[0].copy()
-    placed, (cw, ch) = seat_layout(dict(seats), seed, size, angle)
+    placed, (cw, ch) = seat_layout(dict(seats), seed, size, angle, touch)
     for _zone, card, centre, a in placed:
         _draw(cam, base, card, centre, a, cw, ch)
     zones = dict(seat_zones(size))
@@ -137,12 +147,13 @@ def render_seats(
     shadow: str | None = None,
     hand: str | None = None,
     balls: Sequence[str] = (),
+    touch: str | None = None,
 ) -> np.ndarray:
     """The table with `seats` (zone -> cards) laid out and `balls` resting in the tray;
-    `shadow`/`hand`: a zone name."""
+    `shadow`/`hand`/`touch` (two cards edge to edge): a zone name."""
     size = (int(size[0]), int(size[1]))
     key = tuple((z, tuple(c)) for z, c in seats.items())
-    img = _scene(key, light, seed, size, float(angle), shadow, hand, tuple(balls))
+    img = _scene(key, light, seed, size, float(angle), shadow, hand, tuple(balls), touch)
     bank = noise_bank(max(1, int(round(_base(light, seed, size).noise * 2))), size)
     k = (seed * 7919 + frame) % len(bank)
     return cv2.subtract(cv2.add(img, bank[k][0]), bank[(k + 1) % len(bank)][1])

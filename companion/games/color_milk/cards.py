@@ -68,7 +68,7 @@ def read_zone(
         return (), memory  # entered already, by a tap or an earlier reading
     mem = dict(memory)
     last = mem.get(reading.zone)
-    if last is not None and last.round == state.round and last.reading == reading:
+    if last is not None and last.round == state.round and _same(last.reading, reading, state):
         if last.done:
             return (), memory
         now = ZoneMemory(state.round, reading, last.seen + 1)
@@ -81,6 +81,16 @@ def read_zone(
     return (_meaning(state, seat, reading),), tuple(mem.items())
 
 
+def _same(a: ZoneRead, b: ZoneRead, state: MilkState) -> bool:
+    """The same reading, frame noise aside: confidences count only as sure or not."""
+
+    def gist(r: ZoneRead):
+        sure = tuple(conf >= state.ask_threshold for conf in r.confidences)
+        return r.colours, sure, r.face_down, r.touching, r.unreadable
+
+    return gist(a) == gist(b)
+
+
 def _seat(zone: str) -> int | None:
     digits = zone.removeprefix("seat")
     return int(digits) - 1 if zone.startswith("seat") and digits.isdigit() else None
@@ -90,7 +100,7 @@ def _meaning(state: MilkState, seat: int, r: ZoneRead) -> Event:
     name = state.players[seat].name
     who = f"Seat {seat + 1} ({name})"
     read = [col for col in r.colours if col]
-    likely = tuple(dict.fromkeys([*read, *COLOURS]))
+    likely = tuple(dict.fromkeys([*(col for col in read if col in COLOURS), *COLOURS]))
     doubtful = [
         col or "?"
         for col, conf in zip(r.colours, r.confidences, strict=True)
