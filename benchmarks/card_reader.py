@@ -29,10 +29,18 @@ import numpy as np  # noqa: E402
 from companion.settings import Settings  # noqa: E402
 from vision.card_zones import ZoneReader  # noqa: E402
 from vision.render import BALL_COLOURS, LASER_COLOURS, LIGHTS  # noqa: E402
-from vision.render_cards import BACK, SEATS, empty_table, render_seats, seat_calibration  # noqa: E402
+from vision.render_cards import (  # noqa: E402
+    BACK,
+    SEATS,
+    empty_table,
+    render_seats,
+    seat_calibration,
+    seat_zones,
+)
 
 TARGET_MS = 15.0
 ASK = Settings().ask_threshold
+SEAT_ZONES = [z for z, _ in seat_zones()]
 
 
 def table(seed: int):
@@ -82,7 +90,7 @@ def main() -> int:
         light = LIGHTS[seed % len(LIGHTS)]
         deck, seats, shadow, hand = table(seed)
         s = 40_000 + seed
-        reader = ZoneReader(cal, deck, background=empty_table(light, s))
+        reader = ZoneReader(cal, deck, zones=SEAT_ZONES, background=empty_table(light, s))
         frame = render_seats(seats, light, s, frame=1, angle=20, shadow=shadow, hand=hand)
         score(reader.read(frame), seats, tally)
         cards += sum(len(c) for c in seats.values())
@@ -96,7 +104,7 @@ def main() -> int:
 
     # speed: one reader, frames of different tables under one light, five full seat zones
     light = "tungsten"
-    reader = ZoneReader(cal, BALL_COLOURS, background=empty_table(light, 0))
+    reader = ZoneReader(cal, BALL_COLOURS, zones=SEAT_ZONES, background=empty_table(light, 0))
     frames = [render_seats(table(2 * k)[1], light, 0, frame=k, angle=20) for k in range(args.timed)]
     reader.read(frames[0])
     times = []

@@ -5,7 +5,8 @@ zone, a hand reaching in. Same lights, camera and empty table as `vision.render`
     render_seats(seats, light, seed, size=(640, 480), *, frame=0, angle=20, shadow=None,
                  hand=None, balls=(), touch=None) -> BGR uint8
     seat_layout(seats, seed, size, angle, touch) -> [(zone, card, centre, angle)], (w, h)
-    seat_calibration(size) -> the rendered calibration with the seat zones and the card back
+    seat_calibration(size) -> the rendered calibration with the seat zones, the centre
+                              (`table_zones`) and the card back
 
 A seat's cards are colours, or BACK for a card lying face down.
 """
@@ -35,6 +36,7 @@ from vision.render import (
 from vision.render import _scene as _tray_scene
 
 SEATS = 5
+CENTRE = "centre"  # Laser's prism cards, at most 4
 BACK_SRGB = (62, 60, 66)  # the printed back: charcoal, a white border and emblem like a face
 SKIN_SRGB = (222, 170, 138)
 MAX_CARDS = 6
@@ -48,6 +50,12 @@ def seat_zones(size: tuple[int, int] = (640, 480)) -> tuple[tuple[str, tuple], .
     )
 
 
+def table_zones(size: tuple[int, int] = (640, 480)) -> tuple[tuple[str, tuple], ...]:
+    """The seats' zones and the centre, where Laser's prism cards are revealed in a row."""
+    w, h = size
+    return (*seat_zones(size), (CENTRE, (int(0.3 * w), int(0.02 * h), int(0.4 * w), int(0.23 * h))))
+
+
 def seat_layout(
     seats: Mapping[str, Sequence[str]],
     seed: int,
@@ -58,7 +66,7 @@ def seat_layout(
     """(zone, card, centre, angle) for every card, in a 2x3 grid of cells per zone, turned
     up to +/-`angle` degrees; and the card's (width, height). In zone `touch` the first two
     cards lie straight, side by side, edge to edge."""
-    zones = dict(seat_zones(size))
+    zones = dict(table_zones(size))
     cw, ch = _geometry(size)["card"]
     rng = np.random.default_rng([seed, 3])
     out = []
@@ -73,6 +81,9 @@ def seat_layout(
                 raise ValueError(f"unknown card {card!r} (have {', '.join(PALETTE_SRGB)}, back)")
             cx = x + (cell % 2 + 0.5) * w / 2 + rng.uniform(-0.04, 0.04) * w
             cy = y + (0.2 + 0.3 * (cell // 2)) * h + rng.uniform(-0.01, 0.01) * h
+            if zone == CENTRE:  # laid in a row, left to right, in the order given
+                k = len([p for p in out if p[0] == CENTRE])
+                cx, cy = x + (k + 0.5) * w / 4, y + h / 2 + rng.uniform(-0.05, 0.05) * h
             out.append((zone, card, (cx, cy), rng.uniform(-angle, angle)))
         if zone == touch and len(cards) >= 2:
             first, second = out[-len(cards)], out[-len(cards) + 1]
@@ -125,7 +136,7 @@ def _scene(seats, light, seed, size, angle, shadow, hand, balls=(), touch=None) 
     placed, (cw, ch) = seat_layout(dict(seats), seed, size, angle, touch)
     for _zone, card, centre, a in placed:
         _draw(cam, base, card, centre, a, cw, ch)
-    zones = dict(seat_zones(size))
+    zones = dict(table_zones(size))
     if shadow is not None:  # a soft-edged shadow (a cup, a person) over half of the zone
         x, y, w, h = zones[shadow]
         dark = np.zeros(cam.shape[:2], np.float32)
@@ -170,7 +181,7 @@ def seat_calibration(size: tuple[int, int] = (640, 480)) -> Calibration:
     from vision.cards import detect_cards
 
     size = (int(size[0]), int(size[1]))
-    cal = replace(rendered_calibration(0, size), card_zones=seat_zones(size))
+    cal = replace(rendered_calibration(0, size), card_zones=table_zones(size))
     samples = []
     for li, light in enumerate(LIGHTS):
         s = 2_000_000 + li

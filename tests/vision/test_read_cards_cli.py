@@ -36,7 +36,7 @@ def test_cards_per_zone_with_colour_confidence_and_box(files, capsys):
     assert code == 0, err
     assert lines[0] == {"image": str(d / "empty.png"), "empty": True}
     zones = {z["zone"]: z for z in lines[1]["zones"]}
-    assert sorted(zones) == ["seat1", "seat2", "seat3", "seat4", "seat5"]
+    assert sorted(zones) == ["centre", "seat1", "seat2", "seat3", "seat4", "seat5"]
     assert sorted(c["colour"] for c in zones["seat1"]["cards"]) == ["blue", "orange"]
     assert [c["colour"] for c in zones["seat5"]["cards"]] == ["purple"]
     backs = zones["seat3"]["cards"]
