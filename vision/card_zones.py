@@ -163,7 +163,7 @@ class ZoneReader:
 
     def _card(self, frame, white, zone: str, b: Blob, touching: bool = False) -> Card:
         box = tuple(int(v) for v in cv2.boundingRect(b.contour))
-        px = inner_pixels(frame, b.contour, shrink=0.2)
+        px = inner_pixels(frame, b.contour, shrink=0.2)[::2]  # every other pixel is plenty
         if len(px) == 0:
             return Card(zone, "", 0.0, box, touching=touching)
         local = card_white(frame, b.contour, white)
