@@ -121,6 +121,7 @@ class CameraLink:
         self._cards_spec: ReaderSpec | None = None  # ... and which (set by want())
         self._new_cards = threading.Event()
         self._empty_table = None  # the frame of a new round's empty tray (a real camera)
+        self._cards_off = False  # the calibration cannot read cards (no zones, no colours)
         self._key: str | None = None
         self._stale = 0
         self._closed = threading.Event()
@@ -228,7 +229,7 @@ class CameraLink:
         from companion.card_readings import ZoneRead
 
         spec = self._cards_spec
-        if spec is None:
+        if spec is None or self._cards_off:
             self.cards = None
             return []
         if self._new_cards.is_set() or self.cards is None:
@@ -265,6 +266,6 @@ class CameraLink:
         try:
             return ZoneReader(self.calibration, spec.colours, background=empty)
         except CompanionError as exc:
-            self._cards_spec = None
+            self._cards_off = True  # said once; the cards are tapped in from now on
             self.on_cue(Announce(f"The camera cannot read cards ({exc}); tap them in."))
             return None

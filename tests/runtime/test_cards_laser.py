@@ -88,3 +88,27 @@ def test_prism_cards_laid_on_the_rendered_table_are_read_through_the_runtime(tmp
         assert all(p["confidence"] < 1.0 for p in seen if p["type"] == "core.CardSeen")
     finally:
         runtime.close()
+
+
+def test_a_calibration_without_card_zones_says_so_once(tmp_path):
+    from dataclasses import replace
+
+    from companion.game import ReaderSpec
+    from companion.runtime.camera import CameraLink
+    from vision.render_cards import empty_table, seat_calibration
+
+    cues: list = []
+    link = CameraLink(
+        simulate=True,
+        source="simulated",
+        calibration_file=None,
+        ask_threshold=0.8,
+        on_events=lambda events: None,
+        on_cue=cues.append,
+    )
+    link.calibration = replace(seat_calibration(), card_zones=())
+    frame = empty_table("daylight", 1)
+    for k in range(3):  # the game keeps asking for cards, state change after state change
+        link.want((ReaderSpec("cards", f"round {k}", ("red",)),))
+        assert link._read_cards(frame) == []
+    assert len(cues) == 1 and "no card zones" in cues[0].text
