@@ -35,6 +35,7 @@ class ReaderSpec:
 
     kind: str
     key: str = ""
+    colours: tuple[str, ...] = ()  # what the reader chooses among (the cards of the game)
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,7 @@
         [--balls FRAME=blue,pink,...]... [--cards FRAME=seat1:blue,seat2:pink]...
     companion vision render --light tungsten --balls blue,pink --out frame.png
     companion vision read node --calibration node.json BEFORE.jpg AFTER.jpg
+    companion vision read cards --calibration calib.json [--empty EMPTY.png] IMAGE...
 
 Bad input is a one-line UsageError (exit 2); a damaged calibration file, a CalibrationError.
 """
@@ -20,6 +21,7 @@ import sys
 from pathlib import Path
 
 from companion.errors import UsageError
+from vision import read_cards
 
 
 class _Parser(argparse.ArgumentParser):
@@ -74,8 +76,10 @@ def _parser() -> argparse.ArgumentParser:
         default=[],
         help="FRAME=zone:colour,zone:colour one card in each listed zone",
     )
-    n = sub.add_parser("read", help="read the card laid between two frames (Node)")
-    n.add_argument("game", choices=["node"])
+    read = sub.add_parser("read", help="read what lies on the table in photos")
+    what = read.add_subparsers(dest="what", parser_class=type(read))
+    read_cards.add_parser(what)
+    n = what.add_parser("node", help="the card laid between two frames (Node)")
     n.add_argument("--calibration", required=True, help="a Node table calibration JSON")
     n.add_argument("before")
     n.add_argument("after")
@@ -272,9 +276,13 @@ def _render(args) -> int:
 
 
 def _read(args) -> int:
-    from vision.node_cli import read_node
+    if args.what == "cards":
+        return read_cards.run(args)
+    if args.what == "node":
+        from vision.node_cli import read_node
 
-    return read_node(args)
+        return read_node(args)
+    raise UsageError("companion vision read: say what to read (cards or node)")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -35,7 +35,7 @@ from companion.settings import Settings
 log = logging.getLogger(__name__)
 
 TIMER_POLL = 0.1  # seconds between timer polls when the runtime keeps the clock
-CAMERA_KINDS = ("balls",)  # the readers CameraLink serves (Node's is read by its demo so far)
+CAMERA_KINDS = ("balls", "cards")  # the readers CameraLink serves (Node's and the ring, not yet)
 
 
 @dataclass

@@ -29,10 +29,16 @@ class SimulatedTray:
         self.light = light
         self.round = 0
         self._balls: list[str] = []
+        self._seats: dict[str, tuple[str, ...]] = {}  # zone -> cards laid ("back": face down)
         self._lock = threading.Lock()
         self._drawing = threading.Lock()
-        self._drawn: tuple | None = None  # (balls, round) of the picture below
+        self._drawn: tuple | None = None  # ((balls, round), seats) of the picture below
         self._picture = None
+
+    def lay(self, zone: str, cards) -> None:
+        """Lay `cards` in a seat's zone (replacing what lay there); () takes them away."""
+        with self._lock:
+            self._seats[zone] = tuple(cards)
 
     def add(self, colour: str | None) -> None:
         if colour:
@@ -57,10 +63,18 @@ class SimulatedTray:
 
         with self._lock:
             key = (() if empty else tuple(self._balls), self.round)
+            seats = () if empty else tuple((z, c) for z, c in sorted(self._seats.items()) if c)
         with self._drawing:
-            if key != self._drawn:
-                self._picture = render_tray(list(key[0]), self.light, key[1], frame=i)
-                self._drawn = key
+            if (key, seats) != self._drawn:
+                if seats:
+                    from vision.render_cards import render_seats
+
+                    self._picture = render_seats(
+                        dict(seats), self.light, key[1], frame=i, angle=15, balls=list(key[0])
+                    )
+                else:
+                    self._picture = render_tray(list(key[0]), self.light, key[1], frame=i)
+                self._drawn = (key, seats)
                 clear_caches()
             return self._picture
 
@@ -118,6 +132,12 @@ class CameraLink:
         self.reading = threading.Event()  # set once frames are going through the reader
         self._new_round = threading.Event()
         self._on = threading.Event()  # the game wants the ball reader now
+        self.calibration = None
+        self.cards = None  # vision.card_zones.ZoneReader while the game wants cards read
+        self._cards_spec: ReaderSpec | None = None  # ... and which (set by want())
+        self._new_cards = threading.Event()
+        self._empty_table = None  # the frame of a new round's empty tray (a real camera)
+        self._cards_off = False  # the calibration cannot read cards (no zones, no colours)
         self._key: str | None = None
         self._stale = 0
         self._asleep = threading.Event()  # no game on screen: no frames, no reading
@@ -165,6 +185,10 @@ class CameraLink:
     def want(self, specs: tuple[ReaderSpec, ...]) -> None:
         """The readers the state asks for: a new key empties the tray and restarts the
         reader; none pauses it (frames are skipped)."""
+        cards = next((s for s in specs if s.kind == "cards"), None)
+        if cards != self._cards_spec:
+            self._cards_spec = cards
+            self._new_cards.set()
         balls = next((s for s in specs if s.kind == "balls"), None)
         if balls is None:
             self._on.clear()
@@ -186,10 +210,10 @@ class CameraLink:
 
         try:
             if self.simulate:
-                from vision.learn import rendered_calibration
                 from vision.render import clear_caches
+                from vision.render_cards import seat_calibration
 
-                calibration = rendered_calibration(seed=0)  # learnt once per process
+                calibration = seat_calibration()  # rendered_calibration with the seat zones
                 clear_caches()  # every light was rendered for it; the tray needs one
                 memory.give_back()
                 source = RenderedSource(self.tray.frame, fps=SIM_FPS, name="simulated tray")
@@ -207,6 +231,7 @@ class CameraLink:
                 calibration = CalibrationStore(self.calibration_file).load()
                 source = open_source(self.source)
             self.reader = BallReader(calibration, ask_threshold=self.ask_threshold)
+            self.calibration = calibration
         except (CompanionError, OSError) as exc:
             self.on_cue(Announce(f"Camera off ({exc}); tap the balls in."))
             return
@@ -229,14 +254,17 @@ class CameraLink:
                 self.feed.pause()
 
     def _read(self, image):
-        if not self._on.is_set():
-            return []
+        balls = self._read_balls(image) if self._on.is_set() else []
+        return balls + self._read_cards(image)
+
+    def _read_balls(self, image):
         if self._new_round.is_set():
             self._new_round.clear()
             # On the simulated table the empty tray is known; a real one is the next frame.
             # (balls may already be rolling in: the empty tray is drawn without them)
             empty = self.tray.frame(0, empty=True) if self.tray is not None else None
             self.reader.reset(background=empty)
+            self._empty_table = image  # the table as a round begins: no cards laid yet
             self._stale = STALE_FRAMES
             return []  # this frame may predate the emptied tray
         if self._stale:
@@ -245,3 +273,49 @@ class CameraLink:
         events = self.reader.feed(image)
         self.reading.set()
         return events
+
+    def _read_cards(self, image):
+        """One ZoneRead per card zone not covered by a hand, while the game wants cards."""
+        from companion.card_readings import ZoneRead
+
+        spec = self._cards_spec
+        if spec is None or self._cards_off:
+            self.cards = None
+            return []
+        if self._new_cards.is_set() or self.cards is None:
+            self._new_cards.clear()
+            self.cards = self._card_reader(spec, image)
+            return []
+        out = []
+        for view in self.cards.read(image):
+            if view.blocked:
+                continue  # a hand over the zone: no reading at all
+            up = [c for c in view.cards if not c.face_down]
+            out.append(
+                ZoneRead(
+                    view.zone,
+                    tuple(c.colour for c in up),
+                    tuple(c.confidence for c in up),
+                    face_down=len(view.cards) - len(up),
+                    touching=any(c.touching for c in view.cards),
+                    unreadable=view.unreadable,
+                )
+            )
+        return out
+
+    def _card_reader(self, spec: ReaderSpec, image):
+        """Cards are seen against the empty table: drawn on the simulated one; on a real one
+        the frame taken as the round began (before anyone laid a card)."""
+        from companion.errors import CompanionError
+        from vision.card_zones import ZoneReader
+
+        if self.tray is not None:
+            empty = self.tray.frame(0, empty=True)
+        else:
+            empty = self._empty_table if self._empty_table is not None else image
+        try:
+            return ZoneReader(self.calibration, spec.colours, background=empty)
+        except CompanionError as exc:
+            self._cards_off = True  # said once; the cards are tapped in from now on
+            self.on_cue(Announce(f"The camera cannot read cards ({exc}); tap them in."))
+            return None

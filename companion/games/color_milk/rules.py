@@ -22,8 +22,9 @@ from companion import cues as c
 from companion.errors import IllegalMove, UsageError
 from companion.events import BallPassed, BallSeen, ButtonPressed, Event
 from companion.game import GameBase, GameConfig
-from companion.games.color_milk import boards
+from companion.games.color_milk import boards, cards
 from companion.games.color_milk.bonuses import Bonuses
+from companion.games.color_milk.cards import CardsToConfirm
 from companion.games.color_milk.events import Choose, Count, KingsTower, Predict, Tally
 from companion.games.color_milk.mill import (
     BALLS_PER_ROUND,
@@ -102,6 +103,7 @@ class ColorMilk(Readings, Bonuses, GameBase):
             Tally: self._tally,
             Count: self._count,
             KingsTower: self._kings_tower,
+            CardsToConfirm: cards.ask,
         }.get(type(event))
         if handler is None:
             raise IllegalMove(f"Color Milk does not use {type(event).__name__}")

@@ -3,25 +3,42 @@
 `interpret` numbers the chute sensor's readings into tray slots, caps every sensor reading
 below a person's certainty, and drops the camera's repeats (it reports a resting ball again
 after a restart) so that only news reaches the log. `readers` asks for the ball reader while
-the round's balls are being read; a new round means an emptied tray. `sim_pool` lets the
-simulated table drop only balls the mill still holds.
+the round's balls are being read; a new round means an emptied tray; and for the card reader
+while the predictions are revealed (`cards.read_zone` turns what it sees into predictions or
+questions). `sim_pool` lets the simulated table drop only balls the mill still holds.
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
+from companion.card_readings import ZoneRead
 from companion.events import BallSeen, Event
 from companion.game import ReaderSpec
+from companion.games.color_milk.cards import PHASE as CARDS_PHASE
+from companion.games.color_milk.cards import CardMemory, read_zone
 from companion.games.color_milk.chute import SENSED_TYPE, chute_slot
 from companion.games.color_milk.mill import BALLS_PER_ROUND, COLOURS
 from companion.games.color_milk.state import AUTHORITATIVE, READING_PHASES, SENSOR_MAX, MilkState
 
 
+@dataclass(frozen=True)
+class Memory:
+    """What interpret remembers between readings: the chute's count, the card zones."""
+
+    chute: Any = None
+    cards: CardMemory = ()
+
+
 def interpret(state: MilkState, reading: Event, memory: Any) -> tuple[tuple[Event, ...], Any]:
+    memory = memory if isinstance(memory, Memory) else Memory()
+    if isinstance(reading, ZoneRead):
+        events, cards = read_zone(state, reading, memory.cards)
+        return events, replace(memory, cards=cards)
     if reading.type_name == SENSED_TYPE:
-        seen, memory = chute_slot(state, memory, reading.colour, reading.confidence)
+        seen, chute = chute_slot(state, memory.chute, reading.colour, reading.confidence)
+        memory = replace(memory, chute=chute)
         if seen is None:
             return (), memory
         reading = seen
@@ -54,6 +71,9 @@ def sim_pool(state: MilkState) -> tuple[str, ...]:
 
 
 def readers(state: MilkState) -> tuple[ReaderSpec, ...]:
-    if state.phase in READING_PHASES:
-        return (ReaderSpec("balls", f"round {state.round}"),)
-    return ()
+    if state.phase not in READING_PHASES:
+        return ()
+    balls = ReaderSpec("balls", f"round {state.round}")
+    if state.phase == CARDS_PHASE:
+        return (balls, ReaderSpec("cards", f"round {state.round}", COLOURS))
+    return (balls,)

@@ -1,0 +1,134 @@
+"""The prediction cards the camera reads, once revealed, in each seat's zone.
+
+Zone `seatN` lies in front of the N-th player. While the round's predictions are revealed
+(phase "check"), a zone's reading that stays the same for `STEADY` frames in a row means:
+- nothing laid, or cards still face down: nothing yet (a back is never a colour);
+- 1, 4 or 5 clean cards: that player's free prediction, entered as a `Predict`;
+- 2 or 3 clean cards: the prediction may be the board's double/triple; only the player
+  knows, so a question with the colours filled in (`CardsToConfirm`), answered by a tap;
+- anything doubtful (below the ask threshold, a card it cannot read, a colour twice, cards
+  touching, more than 5 cards, something that is no card): a question naming the seat.
+A prediction already entered (tapped or read) is never changed by the camera, and each
+question is asked once for one reading.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from companion import cues as c
+from companion.card_readings import ZoneRead
+from companion.errors import IllegalMove
+from companion.events import Event, event
+from companion.games.color_milk.events import NAMESPACE, Predict
+from companion.games.color_milk.mill import COLOURS
+from companion.games.color_milk.state import MilkState
+
+STEADY = 2  # frames in a row that must agree (a card still being laid flickers)
+PHASE = "check"  # the balls are out, predictions are being revealed
+
+
+@event(NAMESPACE)
+class CardsToConfirm(Event):
+    """The camera saw a player's cards but leaves the entry to a person: `question` names
+    the seat and what was read; `choices` are the likely answers. Changes nothing."""
+
+    player: str
+    question: str
+    choices: tuple[str, ...] = ()
+
+
+def ask(state: MilkState, ev: CardsToConfirm):
+    """Rules handler: the question as a cue, while predictions can still be entered."""
+    state.player(ev.player)
+    if state.phase != PHASE:
+        raise IllegalMove("predictions are not being revealed now")
+    return state, [c.AskHuman(ev.question, tuple(ev.choices))]
+
+
+@dataclass(frozen=True)
+class ZoneMemory:
+    round: int
+    reading: ZoneRead
+    seen: int  # frames in a row with this reading
+    done: bool = False  # this reading was acted on
+
+
+CardMemory = tuple[tuple[str, ZoneMemory], ...]
+
+
+def read_zone(
+    state: MilkState, reading: ZoneRead, memory: CardMemory
+) -> tuple[tuple[Event, ...], CardMemory]:
+    seat = _seat(reading.zone)
+    if state.phase != PHASE or seat is None or seat >= len(state.players):
+        return (), memory
+    player = state.players[seat]
+    if player.prediction:
+        return (), memory  # entered already, by a tap or an earlier reading
+    mem = dict(memory)
+    last = mem.get(reading.zone)
+    if last is not None and last.round == state.round and _same(last.reading, reading, state):
+        if last.done:
+            return (), memory
+        now = ZoneMemory(state.round, reading, last.seen + 1)
+    else:
+        now = ZoneMemory(state.round, reading, 1)
+    if now.seen < STEADY or reading.empty or reading.face_down:
+        mem[reading.zone] = now
+        return (), tuple(mem.items())
+    mem[reading.zone] = ZoneMemory(state.round, reading, now.seen, done=True)
+    return (_meaning(state, seat, reading),), tuple(mem.items())
+
+
+def _same(a: ZoneRead, b: ZoneRead, state: MilkState) -> bool:
+    """The same reading, frame noise aside: confidences count only as sure or not."""
+
+    def gist(r: ZoneRead):
+        sure = tuple(conf >= state.ask_threshold for conf in r.confidences)
+        return r.colours, sure, r.face_down, r.touching, r.unreadable
+
+    return gist(a) == gist(b)
+
+
+def _seat(zone: str) -> int | None:
+    digits = zone.removeprefix("seat")
+    return int(digits) - 1 if zone.startswith("seat") and digits.isdigit() else None
+
+
+def _meaning(state: MilkState, seat: int, r: ZoneRead) -> Event:
+    name = state.players[seat].name
+    who = f"Seat {seat + 1} ({name})"
+    read = [col for col in r.colours if col]
+    likely = tuple(dict.fromkeys([*(col for col in read if col in COLOURS), *COLOURS]))
+    doubtful = [
+        col or "?"
+        for col, conf in zip(r.colours, r.confidences, strict=True)
+        if not col or col not in COLOURS or conf < state.ask_threshold
+    ]
+    twice = sorted({col for col in read if read.count(col) > 1})
+    problem = (
+        "cards touch: spread them apart, or tap the prediction"
+        if r.touching
+        else "something there is not a prediction card"
+        if r.unreadable
+        else f"{' and '.join(twice)} read twice, but each player has one card per colour"
+        if twice
+        else f"more than 5 cards read ({len(r.colours)})"
+        if len(r.colours) > 5
+        else f"not sure of {', '.join(doubtful)}"
+        if doubtful
+        else ""
+    )
+    if problem:
+        return CardsToConfirm(name, f"{who}: {problem}. Which cards did {name} reveal?", likely[:5])
+    colours = tuple(sorted(read, key=COLOURS.index))
+    if len(colours) in (2, 3):
+        zone = "double" if len(colours) == 2 else "triple"
+        return CardsToConfirm(
+            name,
+            f"{who}: {' + '.join(colours)}. A free prediction, or the {zone} of the "
+            "prediction zone?",
+            ("free", zone),
+        )
+    return Predict(name, colours)

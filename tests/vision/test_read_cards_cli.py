@@ -1,0 +1,89 @@
+"""`companion vision read cards`: per image, the cards per zone as JSON; bad input, one line."""
+
+import json
+
+import cv2
+import pytest
+
+from companion.cli import main as companion_main
+from vision.calibration import save
+from vision.render_cards import BACK, empty_table, render_seats, seat_calibration, seat_layout
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory):
+    d = tmp_path_factory.mktemp("cards")
+    save(d / "calib.json", seat_calibration())
+    cv2.imwrite(str(d / "empty.png"), empty_table("tungsten", 7))
+    seats = {"seat1": ["orange", "blue"], "seat3": [BACK, BACK], "seat5": ["purple"]}
+    cv2.imwrite(str(d / "cards.png"), render_seats(seats, "tungsten", 7, frame=1))
+    cv2.imwrite(str(d / "hand.png"), render_seats(seats, "tungsten", 7, frame=2, hand="seat5"))
+    return d, seats
+
+
+def run(capsys, *argv):
+    code = companion_main(["vision", "read", "cards", *map(str, argv)])
+    out, err = capsys.readouterr()
+    return code, [json.loads(line) for line in out.splitlines()], err
+
+
+def test_cards_per_zone_with_colour_confidence_and_box(files, capsys):
+    d, seats = files
+    code, lines, err = run(
+        capsys, "--calibration", d / "calib.json", "--colours", "blue,green,orange,pink,purple",
+        d / "empty.png", d / "cards.png", d / "hand.png",
+    )  # fmt: skip
+    assert code == 0, err
+    assert lines[0] == {"image": str(d / "empty.png"), "empty": True}
+    zones = {z["zone"]: z for z in lines[1]["zones"]}
+    assert sorted(zones) == ["centre", "seat1", "seat2", "seat3", "seat4", "seat5"]
+    assert sorted(c["colour"] for c in zones["seat1"]["cards"]) == ["blue", "orange"]
+    assert [c["colour"] for c in zones["seat5"]["cards"]] == ["purple"]
+    backs = zones["seat3"]["cards"]
+    assert [(c["colour"], c.get("face_down")) for c in backs] == [("", True), ("", True)]
+    assert zones["seat2"]["cards"] == [] and not zones["seat2"]["blocked"]
+    placed, _ = seat_layout(seats, 7)
+    for zone, card, (cx, cy), _a in placed:  # every box holds the centre of a card laid there
+        boxes = [c["box"] for c in zones[zone]["cards"]]
+        assert any(x <= cx <= x + w and y <= cy <= y + h for x, y, w, h in boxes), (zone, card)
+    assert all(c["confidence"] >= 0.8 for z in zones.values() for c in z["cards"])
+    hand = {z["zone"]: z for z in lines[2]["zones"]}
+    assert hand["seat5"]["blocked"] and hand["seat5"]["cards"] == []
+    assert sorted(c["colour"] for c in hand["seat1"]["cards"]) == ["blue", "orange"]
+
+
+def test_an_explicit_empty_table(files, capsys):
+    d, _ = files
+    code, lines, _ = run(
+        capsys, "--calibration", d / "calib.json", "--empty", d / "empty.png", d / "cards.png"
+    )
+    assert code == 0 and len(lines) == 1 and lines[0]["image"] == str(d / "cards.png")
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--calibration", "{d}/calib.json", "{d}/empty.png", "{d}/missing.png"],
+        ["--calibration", "{d}/calib.json", "--colours", "gold", "{d}/cards.png"],
+        ["--calibration", "{d}/calib.json", "--colours", ",", "{d}/cards.png"],
+        ["--calibration", "{d}/nocal.json", "{d}/cards.png"],
+        ["--calibration", "{d}/calib.json", "--empty", "{d}/calib.json", "{d}/cards.png"],
+        ["--calibration", "{d}/calib.json", "--empty", "{d}/small.png", "{d}/cards.png"],
+        ["--calibration", "{d}/calib.json"],
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(files, capsys, argv):
+    d, _ = files
+    cv2.imwrite(str(d / "small.png"), empty_table("daylight", 1, (320, 240)))
+    code, lines, err = run(capsys, *(a.format(d=d) for a in argv))
+    assert code == 2
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def test_a_calibration_without_zones_is_refused(files, capsys, tmp_path):
+    from dataclasses import replace
+
+    save(tmp_path / "c.json", replace(seat_calibration(), card_zones=()))
+    d, _ = files
+    code, _, err = run(capsys, "--calibration", tmp_path / "c.json", d / "empty.png")
+    assert code == 2 and "no card zones" in err

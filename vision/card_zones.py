@@ -1,0 +1,197 @@
+"""What lies in each card zone, as a whole: the cards face up with their colour, the cards
+face down, and whether the zone can be read at all.
+
+A zone is compared with the empty table (`segment.DifferenceMask`). Each changed region is
+then one of:
+- a card: card-sized and rectangular; its inner pixels are classified among the game's
+  colours and BACK (the printed card back, learnt like a colour). A back is "not revealed
+  yet", never a colour;
+- cards that touch: a region that is no card but parts at its necks into card-shaped pieces;
+  the pieces are read, and marked `touching` so that the game asks instead of guessing;
+- a hand (or an arm, a cup): a region reaching the zone's edge or larger than any card. The
+  zone is `blocked`: no reading at all this frame;
+- something else card-sized but not card-shaped: counted as `unreadable`, so the game asks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.calibration import Calibration
+from vision.cards import MIN_RECTANGULARITY, card_white
+from vision.classifier import UNKNOWN
+from vision.colour import frame_white, patch_trustworthy, robust_colour, to_lab, weighted
+from vision.errors import CalibrationError
+from vision.segment import Blob, DifferenceMask, blob_from_contour, inner_pixels, split_touching
+
+BACK = "back"  # the prototype name of the printed card back
+EDGE = 2  # pixels: a region this close to the zone's edge comes from outside it
+MASK_SCALE = 0.5  # cards are found on a half-size image (measured at full size): speed
+MIXED_DISTANCE = 22.0  # weighted Lab: a pixel this far from the card's colour is another ink
+MIXED_SHARE = 0.2  # of the face that is not white paper (the border, the emblem)
+PAPER_L, PAPER_CHROMA = 75.0, 14.0  # white paper, once the frame is white-balanced
+
+
+@dataclass(frozen=True)
+class Card:
+    zone: str
+    colour: str  # "" when face down or unreadable
+    confidence: float
+    box: tuple[int, int, int, int]  # x, y, width, height in the frame
+    face_down: bool = False
+    touching: bool = False
+
+    def to_json(self) -> dict:
+        out = {"colour": self.colour, "confidence": self.confidence, "box": list(self.box)}
+        if self.face_down:
+            out["face_down"] = True
+        if self.touching:
+            out["touching"] = True
+        return out
+
+
+@dataclass(frozen=True)
+class ZoneView:
+    zone: str
+    cards: tuple[Card, ...] = ()
+    blocked: bool = False  # a hand or an arm over the zone: no reading
+    unreadable: int = 0  # card-sized things that are not cards
+
+    def to_json(self) -> dict:
+        return {
+            "zone": self.zone,
+            "blocked": self.blocked,
+            "unreadable": self.unreadable,
+            "cards": [c.to_json() for c in self.cards],
+        }
+
+
+class ZoneReader:
+    """`read(frame) -> tuple[ZoneView, ...]` for the calibration's card zones (or `zones`).
+
+    `background` is the empty table (the first frame read when not given). A frame whose
+    white patch is covered gives every zone as blocked."""
+
+    def __init__(
+        self,
+        calibration: Calibration,
+        colours: Iterable[str],
+        *,
+        zones: Iterable[str] | None = None,
+        background: np.ndarray | None = None,
+    ) -> None:
+        if not calibration.card_zones:
+            raise CalibrationError("the calibration has no card zones")
+        self.cal = calibration
+        self.colours = tuple(colours)
+        missing = set(self.colours) - set(calibration.colours)
+        if missing:
+            raise CalibrationError(f"calibration has no prototype for {', '.join(sorted(missing))}")
+        # the back is optional: without its prototype a face-down card is unreadable (asked)
+        self.allowed = self.colours + ((BACK,) if BACK in calibration.colours else ())
+        wanted = None if zones is None else set(zones)
+        self.zones = tuple(
+            (z, r) for z, r in calibration.card_zones if wanted is None or z in wanted
+        )
+        if wanted is not None and len(self.zones) != len(wanted):
+            known = ", ".join(z for z, _ in calibration.card_zones)
+            raise CalibrationError(f"unknown card zone in {sorted(wanted)} (have {known})")
+        self.background: np.ndarray | None = None
+        self._masks: list[DifferenceMask] = []
+        if background is not None:
+            self.set_background(background)
+
+    def __repr__(self) -> str:
+        return f"<ZoneReader zones={[z for z, _ in self.zones]} colours={self.colours}>"
+
+    def set_background(self, frame: np.ndarray) -> None:
+        self.background = frame.copy()
+        bg_white = frame_white(frame, self.cal.white_roi)
+        self._masks = [
+            DifferenceMask(frame, rect, bg_white, scale=MASK_SCALE) for _, rect in self.zones
+        ]
+
+    def read(self, frame: np.ndarray) -> tuple[ZoneView, ...]:
+        if self.background is None:
+            self.set_background(frame)
+            return ()
+        if not patch_trustworthy(frame, self.cal.white_roi, self.background):
+            return tuple(ZoneView(z, blocked=True) for z, _ in self.zones)
+        white = frame_white(frame, self.cal.white_roi)
+        return tuple(
+            self._zone(frame, white, name, rect, mask)
+            for (name, rect), mask in zip(self.zones, self._masks, strict=True)
+        )
+
+    def _zone(self, frame, white, name, rect, diff: DifferenceMask) -> ZoneView:
+        mask = diff(frame, white)
+        a_min, a_max = self.cal.card_area
+        x0, y0, w, h = rect
+        contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        cards: list[Card] = []
+        unreadable = 0
+        for c in contours:
+            bx, by, bw, bh = cv2.boundingRect(c)
+            area = cv2.contourArea(c)
+            if area < a_min / 2:
+                continue  # noise, a crumb
+            at_edge = bx <= EDGE or by <= EDGE or bx + bw >= w - EDGE or by + bh >= h - EDGE
+            if at_edge or area > 2.5 * a_max:
+                return ZoneView(name, blocked=True)
+            b = blob_from_contour(cv2.convexHull(c), (x0, y0))
+            if self._card_shaped(b):
+                cards.append(self._card(frame, white, name, b))
+                continue
+            pieces = [p for p in _pieces(c, (x0, y0)) if self._card_shaped(p)]
+            if len(pieces) >= 2:
+                cards += [self._card(frame, white, name, p, touching=True) for p in pieces]
+            elif b is not None and b.area > a_max and b.rectangularity >= MIN_RECTANGULARITY:
+                box = tuple(int(v) for v in cv2.boundingRect(b.contour))
+                cards.append(Card(name, "", 0.0, box, touching=True))  # cards edge to edge
+            else:
+                unreadable += 1
+        cards.sort(key=lambda k: (round(k.box[1] / max(k.box[3], 1)), k.box[0]))
+        return ZoneView(name, tuple(cards), unreadable=unreadable)
+
+    def _card_shaped(self, b: Blob | None) -> bool:
+        a_min, a_max = self.cal.card_area
+        return b is not None and a_min <= b.area <= a_max and b.rectangularity >= MIN_RECTANGULARITY
+
+    def _card(self, frame, white, zone: str, b: Blob, touching: bool = False) -> Card:
+        box = tuple(int(v) for v in cv2.boundingRect(b.contour))
+        px = inner_pixels(frame, b.contour, shrink=0.2)[::2]  # every other pixel is plenty
+        if len(px) == 0:
+            return Card(zone, "", 0.0, box, touching=touching)
+        local = card_white(frame, b.contour, white)
+        pixels = to_lab(px.reshape(-1, 1, 3), local).reshape(-1, 3)
+        lab = robust_colour(pixels)
+        if _mixed(pixels, lab):  # two cards edge to edge look like one: never a colour
+            return Card(zone, "", 0.0, box, touching=True)
+        r = self.cal.classifier.classify(lab, self.allowed)
+        conf = 0.0 if r.colour == UNKNOWN else round(float(r.confidence), 4)
+        if r.colour == BACK:
+            return Card(zone, "", conf, box, face_down=True, touching=touching)
+        return Card(zone, "" if r.colour == UNKNOWN else r.colour, conf, box, touching=touching)
+
+
+def _mixed(pixels: np.ndarray, lab: np.ndarray) -> bool:
+    """More of the face differs from its median colour than a card's white emblem covers."""
+    paper = (pixels[:, 0] > PAPER_L) & (np.hypot(pixels[:, 1], pixels[:, 2]) < PAPER_CHROMA)
+    d = np.linalg.norm(weighted(pixels) - weighted(lab), axis=1)
+    return float(np.mean((d > MIXED_DISTANCE) & ~paper)) > MIXED_SHARE
+
+
+def _pieces(contour: np.ndarray, offset: tuple[int, int]):
+    """Blobs of the pieces a region parts into at its necks (cards side by side)."""
+    x, y, w, h = cv2.boundingRect(contour)
+    region = np.zeros((h, w), np.uint8)
+    cv2.drawContours(region, [contour - np.array([x, y]).reshape(1, 1, 2)], -1, 1, -1)
+    for px, py, piece in split_touching(region):
+        parts, _ = cv2.findContours(piece, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        if parts:
+            hull = cv2.convexHull(max(parts, key=cv2.contourArea))
+            yield blob_from_contour(hull, (offset[0] + x + px, offset[1] + y + py))

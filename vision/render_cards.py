@@ -1,0 +1,194 @@
+"""A rendered table seen from above with a card zone in front of each of five seats: the
+prediction cards laid face up or face down, turned up to +/-20 degrees, a shadow across a
+zone, a hand reaching in. Same lights, camera and empty table as `vision.render`.
+
+    render_seats(seats, light, seed, size=(640, 480), *, frame=0, angle=20, shadow=None,
+                 hand=None, balls=(), touch=None) -> BGR uint8
+    seat_layout(seats, seed, size, angle, touch) -> [(zone, card, centre, angle)], (w, h)
+    seat_calibration(size) -> the rendered calibration with the seat zones, the centre
+                              (`table_zones`) and the card back
+
+A seat's cards are colours, or BACK for a card lying face down.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+
+import cv2
+import numpy as np
+
+from vision.calibration import Calibration
+from vision.card_zones import BACK
+from vision.classifier import learn
+from vision.learn import rendered_calibration
+from vision.lighting import encode, linear, noise_bank
+from vision.render import (
+    LIGHTS,
+    PALETTE_SRGB,
+    WHITE_SRGB,
+    _base,
+    _geometry,
+    render_tray,
+)
+from vision.render import _scene as _tray_scene
+
+SEATS = 5
+CENTRE = "centre"  # Laser's prism cards, at most 4
+BACK_SRGB = (62, 60, 66)  # the printed back: charcoal, a white border and emblem like a face
+SKIN_SRGB = (222, 170, 138)
+MAX_CARDS = 6
+
+
+def seat_zones(size: tuple[int, int] = (640, 480)) -> tuple[tuple[str, tuple], ...]:
+    w, h = size
+    top, height, width = int(0.57 * h), int(0.41 * h), int(0.186 * w)
+    return tuple(
+        (f"seat{i + 1}", (int((0.01 + 0.198 * i) * w), top, width, height)) for i in range(SEATS)
+    )
+
+
+def table_zones(size: tuple[int, int] = (640, 480)) -> tuple[tuple[str, tuple], ...]:
+    """The seats' zones and the centre, where Laser's prism cards are revealed in a row."""
+    w, h = size
+    return (*seat_zones(size), (CENTRE, (int(0.3 * w), int(0.02 * h), int(0.4 * w), int(0.23 * h))))
+
+
+def seat_layout(
+    seats: Mapping[str, Sequence[str]],
+    seed: int,
+    size=(640, 480),
+    angle: float = 20.0,
+    touch: str | None = None,
+):
+    """(zone, card, centre, angle) for every card, in a 2x3 grid of cells per zone, turned
+    up to +/-`angle` degrees; and the card's (width, height). In zone `touch` the first two
+    cards lie straight, side by side, edge to edge."""
+    zones = dict(table_zones(size))
+    cw, ch = _geometry(size)["card"]
+    rng = np.random.default_rng([seed, 3])
+    out = []
+    for zone, cards in seats.items():
+        if zone not in zones:
+            raise ValueError(f"unknown seat zone {zone!r} (have {', '.join(zones)})")
+        if len(cards) > MAX_CARDS:
+            raise ValueError(f"at most {MAX_CARDS} cards fit in zone {zone!r}")
+        x, y, w, h = zones[zone]
+        for card, cell in zip(cards, rng.permutation(MAX_CARDS)[: len(cards)], strict=False):
+            if card != BACK and card not in PALETTE_SRGB:
+                raise ValueError(f"unknown card {card!r} (have {', '.join(PALETTE_SRGB)}, back)")
+            cx = x + (cell % 2 + 0.5) * w / 2 + rng.uniform(-0.04, 0.04) * w
+            cy = y + (0.2 + 0.3 * (cell // 2)) * h + rng.uniform(-0.01, 0.01) * h
+            if zone == CENTRE:  # laid in a row, left to right, in the order given
+                k = len([p for p in out if p[0] == CENTRE])
+                cx, cy = x + (k + 0.5) * w / 4, y + h / 2 + rng.uniform(-0.05, 0.05) * h
+            out.append((zone, card, (cx, cy), rng.uniform(-angle, angle)))
+        if zone == touch and len(cards) >= 2:
+            first, second = out[-len(cards)], out[-len(cards) + 1]
+            centre = (x + w / 2 - cw / 2, y + h / 6)
+            out[-len(cards)] = (zone, first[1], centre, 0.0)
+            out[-len(cards) + 1] = (zone, second[1], (centre[0] + cw * 0.99, centre[1]), 0.0)
+    return out, (cw, ch)
+
+
+def _draw(cam, base, card: str, centre, angle: float, cw: float, ch: float) -> None:
+    """A matte card with its drop shadow: a colour face, or the back, each with a white
+    border and a white emblem in the middle."""
+    cx, cy = centre
+    lx, ly, _ = base.light_dir
+    shadow = np.zeros(cam.shape[:2], np.float32)
+    box = cv2.boxPoints(((cx - lx * 2, cy - ly * 2), (cw * 1.02, ch * 1.02), angle))
+    cv2.fillConvexPoly(shadow, np.round(box).astype(np.int32), 0.35, cv2.LINE_AA)
+    cam *= (1.0 - cv2.GaussianBlur(shadow, (0, 0), 2.0))[..., None]
+    face = np.zeros_like(cam)
+    alpha = np.zeros(cam.shape[:2], np.float32)
+    outer = np.round(cv2.boxPoints(((cx, cy), (cw, ch), angle))).astype(np.int32)
+    inner = np.round(cv2.boxPoints(((cx, cy), (cw * 0.8, ch * 0.86), angle))).astype(np.int32)
+    ink = BACK_SRGB if card == BACK else PALETTE_SRGB[card]
+    cv2.fillConvexPoly(alpha, outer, 1.0, cv2.LINE_AA)
+    cv2.fillConvexPoly(face, outer, linear(WHITE_SRGB).tolist())
+    cv2.fillConvexPoly(face, inner, linear(ink).tolist(), cv2.LINE_AA)
+    cv2.circle(face, (int(cx), int(cy)), int(cw * 0.14), linear(WHITE_SRGB).tolist(), -1)
+    face = base.to_cam(face * base.light_field.astype(np.float32) * 0.97)
+    cam[:] = cam * (1 - alpha[..., None]) + face * alpha[..., None]
+
+
+def _hand(cam, base, zone_rect, reach: float) -> None:
+    """An arm coming in from the frame's bottom edge, its hand `reach` (0..1) into the zone."""
+    h = cam.shape[0]
+    x, y, w, zh = zone_rect
+    tip = y + zh * (1.0 - reach)
+    skin = np.zeros(cam.shape[:2], np.float32)
+    cx = int(x + w * 0.55)
+    cv2.ellipse(skin, (cx, int(tip + 0.12 * h)), (int(0.06 * h), int(0.12 * h)), 8, 0, 360, 1, -1)
+    cv2.rectangle(skin, (cx - int(0.05 * h), int(tip + 0.12 * h)), (cx + int(0.05 * h), h), 1, -1)
+    skin = cv2.GaussianBlur(skin, (0, 0), 1.5)
+    colour = base.to_cam(linear(SKIN_SRGB) * base.light_field.astype(np.float32))
+    cam[:] = cam * (1 - skin[..., None]) + colour * skin[..., None]
+
+
+@functools.lru_cache(maxsize=8)
+def _scene(seats, light, seed, size, angle, shadow, hand, balls=(), touch=None) -> np.ndarray:
+    base = _base(light, seed, size)
+    cam = _tray_scene(balls, (), light, seed, size, False)[0].copy()
+    placed, (cw, ch) = seat_layout(dict(seats), seed, size, angle, touch)
+    for _zone, card, centre, a in placed:
+        _draw(cam, base, card, centre, a, cw, ch)
+    zones = dict(table_zones(size))
+    if shadow is not None:  # a soft-edged shadow (a cup, a person) over half of the zone
+        x, y, w, h = zones[shadow]
+        dark = np.zeros(cam.shape[:2], np.float32)
+        cv2.rectangle(dark, (x - 8, y - 8), (x + w // 2, y + h + 8), 0.45, -1)
+        cam *= (1.0 - cv2.GaussianBlur(dark, (0, 0), 4.0))[..., None]
+    if hand is not None:
+        _hand(cam, base, zones[hand], 0.5)
+    return encode(cam)
+
+
+def render_seats(
+    seats: Mapping[str, Sequence[str]],
+    light: str = "daylight",
+    seed: int = 0,
+    size: tuple[int, int] = (640, 480),
+    *,
+    frame: int = 0,
+    angle: float = 20.0,
+    shadow: str | None = None,
+    hand: str | None = None,
+    balls: Sequence[str] = (),
+    touch: str | None = None,
+) -> np.ndarray:
+    """The table with `seats` (zone -> cards) laid out and `balls` resting in the tray;
+    `shadow`/`hand`/`touch` (two cards edge to edge): a zone name."""
+    size = (int(size[0]), int(size[1]))
+    key = tuple((z, tuple(c)) for z, c in seats.items())
+    img = _scene(key, light, seed, size, float(angle), shadow, hand, tuple(balls), touch)
+    bank = noise_bank(max(1, int(round(_base(light, seed, size).noise * 2))), size)
+    k = (seed * 7919 + frame) % len(bank)
+    return cv2.subtract(cv2.add(img, bank[k][0]), bank[(k + 1) % len(bank)][1])
+
+
+def empty_table(light: str = "daylight", seed: int = 0, size=(640, 480)) -> np.ndarray:
+    return render_tray([], light, seed, size)
+
+
+@functools.lru_cache(maxsize=2)
+def seat_calibration(size: tuple[int, int] = (640, 480)) -> Calibration:
+    """The rendered calibration (`vision.learn.rendered_calibration`) with the seat zones and
+    a prototype for the card back, learnt from backs under every light."""
+    from vision.cards import detect_cards
+
+    size = (int(size[0]), int(size[1]))
+    cal = replace(rendered_calibration(0, size), card_zones=table_zones(size))
+    samples = []
+    for li, light in enumerate(LIGHTS):
+        s = 2_000_000 + li
+        found = detect_cards(
+            render_seats({"seat1": [BACK] * 3, "seat3": [BACK] * 3}, light, s, size, angle=10),
+            empty_table(light, s, size),
+            cal,
+        )
+        samples += [(BACK, tuple(float(v) for v in lab)) for _, _, lab in found]
+    return replace(cal, prototypes=cal.prototypes + learn(samples))
