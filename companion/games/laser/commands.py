@@ -60,4 +60,27 @@ def _timeout(argv: list[str]) -> float:
     raise UsageError(f"solve laser takes only --timeout S, got {' '.join(argv)!r}; {USAGE}")
 
 
-VERBS = {"solve": solve_command}
+REFILL_USAGE = "usage: companion refill laser < refill.json (see docs/laser.md)"
+
+
+def refill_command(argv: list[str]) -> int:
+    """`companion refill laser`: the position after the end-of-round refill, as JSON."""
+    from . import refill as R
+
+    if argv and argv[0] in ("-h", "--help"):
+        print(REFILL_USAGE)
+        print(R.__doc__)
+        return 0
+    if argv:
+        raise UsageError(f"refill laser takes no options, got {' '.join(argv)!r}; {REFILL_USAGE}")
+    data = read_json_stdin(REFILL_USAGE)
+    table, figures = R.request_from_json(data)
+    out = R.refill_to_json(R.refill(table, figures))
+    for key in ("mode", "floors"):  # carried through, so the answer feeds `solve laser`
+        if key in data:
+            out[key] = data[key]
+    print(json.dumps(out))
+    return 0
+
+
+VERBS = {"solve": solve_command, "refill": refill_command}
