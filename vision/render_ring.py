@@ -25,7 +25,7 @@ from __future__ import annotations
 import functools
 import math
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import cv2
@@ -49,7 +49,17 @@ TILES = 12
 TILE_SRGB = (138, 138, 136)  # the grey side of the floor tiles
 SKIN_SRGB = (222, 168, 134)
 
-__all__ = ["CAT", "LIGHTS", "RING_COLOURS", "RingBoard", "random_board", "render_ring"]
+__all__ = [
+    "CAT",
+    "LIGHTS",
+    "RING_COLOURS",
+    "RingBoard",
+    "random_board",
+    "render_ring",
+    "ring_calibration",
+    "ring_geometry",
+    "training_frames",
+]
 
 
 @dataclass(frozen=True)
@@ -323,3 +333,31 @@ def render_ring(
     bank = noise_bank(max(1, int(round(noise * 2))), size)
     k = (seed * 7919 + frame) % len(bank)
     return cv2.subtract(cv2.add(out, bank[k][0]), bank[(k + 1) % len(bank)][1])
+
+
+def ring_calibration(size: tuple[int, int] = (640, 480)):
+    """The rendered table's ring calibration, as the touch screen would learn it (the colour
+    prototypes are filled in by `vision.ring_reader.learn_ring`)."""
+    from vision.ring_reader import RingCalibration
+
+    g = ring_geometry(size)
+    return RingCalibration(
+        tuple(size),
+        g.centre,
+        g.radii,
+        -90.0,
+        g.tile,
+        dict(zip(RING_COLOURS, g.cards, strict=True)),
+        g.patch,
+    )
+
+
+def training_frames(n: int = 48, size: tuple[int, int] = (640, 480), seed: int = 10_000):
+    """(frame, tiles, spares) of `n` rendered boards under every light, to learn colours from
+    (seeds from `seed` up: keep them apart from the boards a test or benchmark reads)."""
+    out = []
+    for i in range(n):
+        board = random_board(random.Random(seed + i))
+        frame = render_ring(board, LIGHTS[i % len(LIGHTS)], seed + i, size)
+        out.append((frame, board.tiles, dict(board.spares)))
+    return out

@@ -1,0 +1,448 @@
+"""The Laser ring read from one camera frame: what stands on each of the 12 floor tiles (a
+prism figure's colour, the cat, or nothing) and how many spare figures lie on each colour card.
+
+Calibration (learnt once, by touch on the calibration screen, or from the rendered table) is
+the ellipse the tiles lie on with its 12 slots, the six colour cards, the white patch and the
+colour prototypes. Each tile is measured against its own grey: the part of the tile around
+the figure gives the local white, so a warm lamp on one side and a window on the other do not
+tint the figures. Pixels clearly brighter or more colourful than the tile are the figure; its
+robust colour goes to the classifier (`vision.classifier`), whose confidence, times a
+certainty that the tile is not half covered, is the tile's confidence.
+
+Never a silent misread: a tile below `ASK_BELOW` is to be asked (with the likely colours
+first); two cats, or more than four figures of a colour, make the tiles involved asked; a hand
+over the table (skin at the frame's edge) means no reading at all.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from vision.classifier import UNKNOWN, Classifier, Prototype, learn
+from vision.colour import robust_colour, to_lab
+from vision.errors import CalibrationError
+
+FORMAT = "table-companion-ring"
+VERSION = 1
+COLOURS = ("red", "yellow", "green", "cyan", "blue", "magenta")  # circle order
+CAT = "cat"
+WHITE = "white"  # the classifier's name for the cat's colour
+TILES = 12
+FIGURES_PER_COLOUR = 4
+ASK_BELOW = 0.7  # tiles and cards read with less confidence are asked
+TILE_GREY = 0.5  # the tile's grey is balanced to this level (0..1 encoded)
+FIGURE_CHROMA = 20.0  # Lab chroma above the grey tile: part of a figure
+CAT_LIGHTNESS = 64.0  # Lab lightness well above the grey tile (53): the white cat
+EMPTY_AREA = 0.05  # fraction of the tile disc: below, the tile is empty
+FIGURE_AREA = 0.14  # above, a figure stands there; between, it is asked
+ODD_GREY = 0.08  # chromaticity difference from both neighbouring tiles: not the tile's grey
+
+
+@dataclass(frozen=True)
+class RingCalibration:
+    frame_size: tuple[int, int]
+    centre: tuple[float, float]
+    radii: tuple[float, float]
+    first: float  # angle of tile 0, degrees (image axes: x right, y down; -90 is the top)
+    tile: float  # tile side, pixels
+    cards: Mapping[str, tuple[float, float, float, float]]  # colour -> x, y, w, h
+    white_roi: tuple[int, int, int, int]
+    prototypes: tuple[Prototype, ...] = ()
+
+    @property
+    def slots(self) -> tuple[tuple[float, float], ...]:
+        (cx, cy), (rx, ry) = self.centre, self.radii
+        angles = (math.radians(self.first + 30 * k) for k in range(TILES))
+        return tuple((cx + rx * math.cos(a), cy + ry * math.sin(a)) for a in angles)
+
+    def spots(self, colour: str) -> tuple[tuple[float, float], tuple[float, float]]:
+        x, y, w, h = self.cards[colour]
+        return (x + 0.27 * w, y + 0.5 * h), (x + 0.73 * w, y + 0.5 * h)
+
+
+@dataclass(frozen=True)
+class RingReading:
+    """One frame's reading. With `hand` set nothing else is meaningful."""
+
+    tiles: tuple[str | None, ...] = ()
+    confidence: tuple[float, ...] = ()
+    candidates: tuple[tuple[str, ...], ...] = ()  # likely answers per tile, best first
+    spares: Mapping[str, int] = field(default_factory=dict)
+    spare_confidence: Mapping[str, float] = field(default_factory=dict)
+    hand: bool = False
+
+    @property
+    def asked(self) -> tuple[int, ...]:
+        return tuple(i for i, c in enumerate(self.confidence) if c < ASK_BELOW)
+
+    @property
+    def asked_cards(self) -> tuple[str, ...]:
+        return tuple(c for c, v in self.spare_confidence.items() if v < ASK_BELOW)
+
+    def to_json(self) -> dict[str, Any]:
+        if self.hand:
+            return {
+                "hand": True,
+                "tiles": None,
+                "spares": None,
+                "cards": [],
+                "confidence": None,
+                "note": "a hand is over the table: read again when it is out of view",
+            }
+        return {
+            "tiles": list(self.tiles),
+            "spares": dict(self.spares),
+            "cards": [],
+            "confidence": [round(c, 3) for c in self.confidence],
+            "asked": list(self.asked),
+            "candidates": {str(i): list(self.candidates[i]) for i in self.asked},
+            "asked_cards": list(self.asked_cards),
+            "threshold": ASK_BELOW,
+            "hand": False,
+        }
+
+
+# Measuring -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Spot:
+    lab: np.ndarray | None  # the figure's robust colour, None when empty
+    area: float  # fraction of the disc that is figure
+    whole: float  # certainty the local white is a clean tile/card (not covered)
+    grey: np.ndarray | None = None  # that white's chromaticity (r, g, b summing to 1)
+
+
+@dataclass(frozen=True)
+class _Region:
+    """Where to look: the disc a figure stands in and the white/grey that balances it,
+    each as a box of the frame (y0, y1, x0, x1) and a mask inside it."""
+
+    box: tuple[int, int, int, int]
+    disc: np.ndarray
+    wbox: tuple[int, int, int, int]
+    wmask: np.ndarray
+    level: float  # the balanced level of that white/grey
+    cat: bool = True  # the cat may stand here: very light pixels are a figure too
+
+
+def _box(size, x0, y0, x1, y1) -> tuple[int, int, int, int]:
+    w, h = size
+    return max(0, int(y0)), min(h, int(y1) + 1), max(0, int(x0)), min(w, int(x1) + 1)
+
+
+def _grid(box):
+    y0, y1, x0, x1 = box
+    ys, xs = np.mgrid[y0:y1, x0:x1].astype(np.float32)
+    return xs, ys
+
+
+def _tile_region(cal: RingCalibration, k: int) -> _Region:
+    """The disc inscribed in tile k holds the figure; the tile's corners outside it give the
+    grey that balances it (the figure never reaches them)."""
+    x, y = cal.slots[k]
+    t = cal.tile
+    box = _box(cal.frame_size, x - 0.72 * t, y - 0.72 * t, x + 0.72 * t, y + 0.72 * t)
+    xs, ys = _grid(box)
+    dx, dy = xs - x, ys - y
+    a = math.radians(cal.first + 30 * k)
+    u, v = dx * math.cos(a) + dy * math.sin(a), -dx * math.sin(a) + dy * math.cos(a)
+    r2 = dx**2 + dy**2
+    corners = (np.abs(u) < 0.46 * t) & (np.abs(v) < 0.46 * t) & (r2 > (0.55 * t) ** 2)
+    return _Region(box, r2 <= (0.5 * t) ** 2, box, corners, TILE_GREY)
+
+
+def _card_region(cal: RingCalibration, colour: str, j: int) -> _Region:
+    """A spare-figure spot on a colour card, balanced by the card's white border."""
+    x, y, w, h = cal.cards[colour]
+    sx, sy = cal.spots(colour)[j]
+    r = 0.13 * w
+    box = _box(cal.frame_size, sx - r, sy - r, sx + r, sy + r)
+    xs, ys = _grid(box)
+    disc = (xs - sx) ** 2 + (ys - sy) ** 2 <= r**2
+    wbox = _box(cal.frame_size, x + 0.1 * w, y, x + 0.9 * w, y + h)
+    _, ys = _grid(wbox)
+    b = max(2.0, 0.05 * h)
+    border = ((ys >= y + 1) & (ys < y + b)) | ((ys > y + h - b) & (ys <= y + h - 1))
+    return _Region(box, disc, wbox, border, 0.9, cat=False)
+
+
+def _local_white(pixels: np.ndarray) -> tuple[np.ndarray, float]:
+    """The grey (or white) around a figure and how clean it is: the median of the pixels,
+    then again over those close to it (a figure's shadow or a finger may cover part)."""
+    px = pixels.reshape(-1, 3).astype(np.float32) + 1.0
+    med = np.median(px, axis=0)
+    close = np.ones(len(px), bool)
+    for _ in range(2):
+        close = np.abs(px / px.sum(1, keepdims=True) - med / med.sum()).sum(1) < 0.06
+        close &= np.abs(px.sum(1) / med.sum() - 1.0) < 0.2
+        if close.sum() >= 8:
+            med = np.median(px[close], axis=0)
+    return med, float(close.mean())
+
+
+def _measure(frame: np.ndarray, reg: _Region) -> _Spot:
+    y0, y1, x0, x1 = reg.wbox
+    wpx = frame[y0:y1, x0:x1][reg.wmask]
+    y0, y1, x0, x1 = reg.box
+    px = frame[y0:y1, x0:x1][reg.disc]
+    if len(wpx) < 8 or len(px) < 20:
+        return _Spot(None, 0.0, 0.0)
+    white, clean = _local_white(wpx)
+    lab = to_lab(px, white * (0.9 / reg.level))  # 0.9: the level to_lab maps white to
+    chroma = np.hypot(lab[:, 1], lab[:, 2])
+    figure = chroma > FIGURE_CHROMA
+    if reg.cat:
+        figure |= lab[:, 0] > CAT_LIGHTNESS
+    area = float(figure.mean())
+    # most of the surround is one grey on a clean tile; a hand or a misplaced object is not
+    whole = min(1.0, max(0.0, (clean - 0.5) / 0.25))
+    grey = white / white.sum()
+    if figure.sum() < 12:
+        return _Spot(None, area, whole, grey)
+    return _Spot(robust_colour(lab[figure]), area, whole, grey)
+
+
+class _Regions:
+    def __init__(self, cal: RingCalibration):
+        self.tiles = tuple(_tile_region(cal, k) for k in range(TILES))
+        self.cards = {c: (_card_region(cal, c, 0), _card_region(cal, c, 1)) for c in COLOURS}
+
+
+# Reading -------------------------------------------------------------------------------
+
+
+def _ramp(x: float, lo: float, hi: float) -> float:
+    return min(1.0, max(0.0, (x - lo) / (hi - lo)))
+
+
+def _name(colour: str) -> str | None:
+    return CAT if colour == WHITE else (None if colour == UNKNOWN else colour)
+
+
+def _read_tile(spot: _Spot, clf: Classifier) -> tuple[str | None, float, tuple[str, ...]]:
+    if spot.lab is None or spot.area < EMPTY_AREA:
+        conf = spot.whole * _ramp(EMPTY_AREA - spot.area, 0.0, 0.5 * EMPTY_AREA)
+        return None, conf, ("empty",)
+    r = clf.classify(spot.lab, allowed=COLOURS + (WHITE,))
+    names = tuple(n for n in (_name(c) for c in r.candidates) if n)
+    sure = _ramp(spot.area, FIGURE_AREA * 0.8, FIGURE_AREA * 1.2)  # between: half a figure?
+    conf = r.confidence * spot.whole * sure
+    if sure < 1.0:
+        names += ("empty",)
+    return _name(r.colour), conf, names
+
+
+def _bump(profile: np.ndarray, ratio: float) -> np.ndarray:
+    """Where `profile` rises `ratio` above the table's level nearby: a low quantile over a
+    wide window, as a shallow arm may cover a long stretch of the edge."""
+    win = min(len(profile) // 2 * 2 - 1, 121)
+    pad = np.pad(profile, win // 2, mode="edge")
+    windows = np.lib.stride_tricks.sliding_window_view(pad, win)
+    return profile > ratio * np.partition(windows, win * 3 // 10, axis=1)[:, win * 3 // 10]
+
+
+def hand_in_view(frame: np.ndarray) -> bool:
+    """An arm crossing an edge of the frame: along a thin band at each edge, a run clearly
+    brighter than the table around it (a pale arm on a wooden table; a dark sleeve on a pale
+    table is not seen here, but the tiles it covers are asked, see `_measure`)."""
+    h, w = frame.shape[:2]
+    b = max(2, h // 80)
+    bands = (frame[:b], frame[h - b :], frame[:, :b], frame[:, w - b :])
+    min_run = max(3, w // 160)  # in steps of 2 pixels
+    for axis, band in zip((0, 0, 1, 1), bands, strict=True):
+        bgr = band.astype(np.float32).mean(axis=axis)[::2] + 1.0
+        # brighter than the table and bluer (skin against wood): a shadow band only darkens,
+        # a lamp on one side only tints; an arm does both
+        bright = _bump(bgr.sum(axis=1), 1.3) & _bump(bgr[:, 0] / bgr[:, 2], 1.12)
+        if np.convolve(bright, np.ones(min_run), "valid").max(initial=0) >= min_run:
+            return True
+    return False
+
+
+class RingReader:
+    """A calibration made ready to read frames (regions and classifier built once)."""
+
+    def __init__(self, cal: RingCalibration):
+        if not cal.prototypes:
+            raise CalibrationError("the ring calibration has no colours learnt yet")
+        self.cal = cal
+        self.clf = Classifier(cal.prototypes)
+        self.regions = _Regions(cal)
+
+    def read(self, frame: np.ndarray) -> RingReading:
+        if frame.ndim != 3 or tuple(frame.shape[1::-1]) != tuple(self.cal.frame_size):
+            w, h = self.cal.frame_size
+            raise CalibrationError(
+                f"the frame is {frame.shape[1]}x{frame.shape[0]}, "
+                f"the ring calibration is for {w}x{h}"
+            )
+        if hand_in_view(frame):
+            return RingReading(hand=True)
+        tiles, conf, cands = [], [], []
+        for spot in _odd_greys_doubted([_measure(frame, reg) for reg in self.regions.tiles]):
+            t, c, n = _read_tile(spot, self.clf)
+            tiles.append(t)
+            conf.append(c)
+            cands.append(n)
+        spares, spare_conf = {}, {}
+        for colour in COLOURS:
+            spares[colour], spare_conf[colour] = self._card(frame, colour)
+        _doubt_the_impossible(tiles, conf, spares)
+        return RingReading(tuple(tiles), tuple(conf), tuple(cands), spares, spare_conf)
+
+    def _card(self, frame: np.ndarray, colour: str) -> tuple[int, float]:
+        n, sure = 0, 1.0
+        for reg in self.regions.cards[colour]:
+            spot = _measure(frame, reg)
+            if spot.lab is None or spot.area < 0.25:
+                sure = min(sure, spot.whole * _ramp(0.25 - spot.area, 0.0, 0.15))
+                continue
+            r = self.clf.classify(spot.lab, allowed=COLOURS)
+            mine = r.colour == colour  # another colour on this card is a question
+            shown = _ramp(spot.area, 0.35, 0.5)
+            sure = min(sure, spot.whole * shown * (r.confidence if mine else 0.0))
+            n += 1
+        return n, round(sure, 3)
+
+
+def _odd_greys_doubted(spots: list[_Spot]) -> list[_Spot]:
+    """A tile whose grey differs in hue from both neighbours' is not showing its grey (a hand
+    or an object covers it all): its reading cannot be trusted. Light changes smoothly from
+    tile to tile; a shadow edge between two tiles only darkens."""
+    out = []
+    for k, spot in enumerate(spots):
+        near = [spots[(k + d) % TILES].grey for d in (-1, 1)]
+        if spot.grey is not None and all(g is not None for g in near):
+            odd = min(float(np.abs(spot.grey - g).sum()) for g in near) > ODD_GREY
+            if odd:
+                spot = replace(spot, whole=0.0)
+        out.append(spot)
+    return out
+
+
+def read_ring(frame: np.ndarray, cal: RingCalibration) -> RingReading:
+    """Read one BGR frame (a reader kept between frames is faster: `RingReader`)."""
+    return RingReader(cal).read(frame)
+
+
+def _doubt_the_impossible(tiles: list, conf: list, spares: Mapping[str, int]) -> None:
+    """A reading no table can show (two cats, five figures of a colour) is a misread
+    somewhere: every tile involved is asked rather than trusted."""
+    cap = ASK_BELOW * 0.5
+    sure = [t for t, c in zip(tiles, conf, strict=True) if c >= ASK_BELOW]
+    for what in (CAT, *COLOURS):
+        limit = 1 if what == CAT else FIGURES_PER_COLOUR - spares.get(what, 0)
+        if sure.count(what) > limit:
+            for i, t in enumerate(tiles):
+                if t == what:
+                    conf[i] = min(conf[i], cap)
+
+
+# Learning ------------------------------------------------------------------------------
+
+
+def learn_ring(
+    cal: RingCalibration,
+    examples: Iterable[tuple[np.ndarray, Sequence[str | None], Mapping[str, int]]],
+) -> RingCalibration:
+    """Colour prototypes from frames whose tiles and spares are known (the calibration
+    screen's "read the setup" step, or rendered tables)."""
+    samples = []
+    regions = _Regions(cal)
+    for frame, tiles, spares in examples:
+        for k, what in enumerate(tiles):
+            spot = _measure(frame, regions.tiles[k])
+            if what is not None and spot.lab is not None and spot.area >= FIGURE_AREA:
+                samples.append((WHITE if what == CAT else what, spot.lab))
+        for colour in COLOURS:
+            for j in range(spares.get(colour, 0)):
+                spot = _measure(frame, regions.cards[colour][j])
+                if spot.lab is not None:
+                    samples.append((colour, spot.lab))
+    missing = set(COLOURS + (WHITE,)) - {c for c, _ in samples}
+    if missing:
+        raise CalibrationError(f"no example of {', '.join(sorted(missing))} to learn from")
+    return RingCalibration(**{**cal.__dict__, "prototypes": learn(samples)})
+
+
+# JSON ----------------------------------------------------------------------------------
+
+
+def to_json(cal: RingCalibration) -> dict[str, Any]:
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "frame_size": list(cal.frame_size),
+        "ellipse": {"centre": list(cal.centre), "radii": list(cal.radii), "first": cal.first},
+        "tile": cal.tile,
+        "cards": {c: list(r) for c, r in cal.cards.items()},
+        "white_roi": list(cal.white_roi),
+        "prototypes": [
+            {"colour": p.colour, "lab": list(p.lab), "sigma": p.sigma, "samples": p.samples}
+            for p in cal.prototypes
+        ],
+    }
+
+
+def _numbers(value: Any, n: int, what: str) -> tuple[float, ...]:
+    ok = isinstance(value, list) and len(value) == n
+    ok = ok and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value)
+    if not ok or not all(math.isfinite(v) for v in value):
+        raise CalibrationError(f"ring calibration: {what} must be {n} numbers")
+    return tuple(float(v) for v in value)
+
+
+def from_json(data: Any) -> RingCalibration:
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise CalibrationError(f"not a ring calibration (format {FORMAT!r} expected)")
+    if data.get("version") != VERSION:
+        raise CalibrationError(f"ring calibration version {data.get('version')!r} is unknown")
+    try:
+        w, h = (int(v) for v in _numbers(data.get("frame_size"), 2, "frame_size"))
+        e = data.get("ellipse")
+        if not isinstance(e, dict):
+            raise CalibrationError("ring calibration: ellipse must be an object")
+        centre = _numbers(e.get("centre"), 2, "ellipse centre")
+        radii = _numbers(e.get("radii"), 2, "ellipse radii")
+        (first,) = _numbers([e.get("first", -90)], 1, "ellipse first")
+        (tile,) = _numbers([data.get("tile")], 1, "tile")
+        cards = data.get("cards")
+        if not isinstance(cards, dict) or set(cards) != set(COLOURS):
+            raise CalibrationError("ring calibration: cards must give x, y, w, h per colour")
+        cards = {c: _numbers(cards[c], 4, f"card {c}") for c in COLOURS}
+        roi = tuple(int(v) for v in _numbers(data.get("white_roi"), 4, "white_roi"))
+        protos = []
+        for p in data.get("prototypes") or []:
+            if not isinstance(p, dict) or not isinstance(p.get("colour"), str):
+                raise CalibrationError("ring calibration: a prototype needs a colour")
+            lab = _numbers(p.get("lab"), 3, "prototype lab")
+            (sigma,) = _numbers([p.get("sigma")], 1, "prototype sigma")
+            protos.append(Prototype(p["colour"], lab, max(sigma, 0.1), int(p.get("samples", 1))))
+    except (TypeError, ValueError) as exc:
+        raise CalibrationError(f"ring calibration: {exc}") from None
+    if min(w, h, tile, *radii) <= 0:
+        raise CalibrationError("ring calibration: sizes must be positive")
+    return RingCalibration((w, h), centre, radii, first, tile, cards, roi, tuple(protos))
+
+
+def load(path: str | Path) -> RingCalibration:
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise CalibrationError(f"cannot read ring calibration {path}: {exc.strerror}") from None
+    try:
+        return from_json(json.loads(text))
+    except json.JSONDecodeError as exc:
+        raise CalibrationError(f"ring calibration {path} is not JSON: {exc.msg}") from None
+
+
+def save(path: str | Path, cal: RingCalibration) -> None:
+    Path(path).write_text(json.dumps(to_json(cal), indent=1), encoding="utf-8")
