@@ -7,6 +7,7 @@
     companion vision calibrate-table --calibration calib.json --empty EMPTY.png
         [--balls FRAME=blue,pink,...]... [--cards FRAME=seat1:blue,seat2:pink]...
     companion vision render --light tungsten --balls blue,pink --out frame.png
+    companion vision read laser --calibration ring.json IMAGE
 
 Bad input is a one-line UsageError (exit 2); a damaged calibration file, a CalibrationError.
 """
@@ -78,6 +79,10 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--balls", default="", help="comma-separated colours, slot 0 first")
     r.add_argument("--seed", type=int, default=0)
     r.add_argument("--out", required=True)
+    d = sub.add_parser("read", help="read a game's board from one image (laser: the ring)")
+    d.add_argument("game")
+    d.add_argument("--calibration", required=True, help="ring calibration JSON")
+    d.add_argument("image")
     return p
 
 
@@ -265,6 +270,12 @@ def _render(args) -> int:
     return 0
 
 
+def _read(args) -> int:
+    from vision.ring_reader import read_command
+
+    return read_command(args)
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     args = _parser().parse_args(argv)
@@ -277,5 +288,6 @@ def main(argv: list[str] | None = None) -> int:
         "regions": _regions,
         "calibrate-table": _calibrate_table,
         "render": _render,
+        "read": _read,
     }
     return commands[args.command](args)

@@ -460,3 +460,22 @@ def load(path: str | Path) -> RingCalibration:
 
 def save(path: str | Path, cal: RingCalibration) -> None:
     Path(path).write_text(json.dumps(to_json(cal), indent=1), encoding="utf-8")
+
+
+# `companion vision read laser` ---------------------------------------------------------------
+
+
+def read_command(args) -> int:
+    """Print the reading of one image as JSON (see `RingReading.to_json`)."""
+    import cv2
+
+    from companion.errors import UsageError
+
+    if args.game != "laser":
+        raise UsageError(f"the camera reads the laser ring only, not {args.game!r}")
+    cal = load(args.calibration)
+    frame = cv2.imread(args.image, cv2.IMREAD_COLOR)
+    if frame is None:
+        raise UsageError(f"cannot read the image {args.image}")
+    print(json.dumps(RingReader(cal).read(frame).to_json()))
+    return 0
