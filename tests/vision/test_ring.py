@@ -60,7 +60,9 @@ def test_random_boards_are_right_or_asked_never_silently_wrong(reader):
     for i in range(40):
         board = random_board(random.Random(500 + i))
         r = reader.read(render_ring(board, LIGHTS[i % len(LIGHTS)], 500 + i))
-        for k, (truth, got, conf) in enumerate(zip(board.tiles, r.tiles, r.confidence)):
+        for k, (truth, got, conf) in enumerate(
+            zip(board.tiles, r.tiles, r.confidence, strict=True)
+        ):
             total += 1
             if conf < ASK_BELOW:
                 asked += 1
@@ -80,7 +82,7 @@ def test_a_hand_over_the_table_means_no_reading(reader):
         if r.hand:
             assert r.to_json()["tiles"] is None
         else:  # not seen at the edge: whatever it covers must be asked, never misread
-            for truth, got, conf in zip(board.tiles, r.tiles, r.confidence):
+            for truth, got, conf in zip(board.tiles, r.tiles, r.confidence, strict=True):
                 assert conf < ASK_BELOW or got == truth
     assert seen >= 10
 
