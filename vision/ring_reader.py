@@ -86,6 +86,20 @@ class RingReading:
     def asked_cards(self) -> tuple[str, ...]:
         return tuple(c for c, v in self.spare_confidence.items() if v < ASK_BELOW)
 
+    def event(self):
+        """The reading as Laser's `RingRead` event, for the runtime."""
+        from companion.games.laser.sensing import RingRead
+
+        if self.hand:
+            return RingRead(hand=True)
+        return RingRead(
+            tuple(self.tiles),
+            tuple(round(c, 3) for c in self.confidence),
+            tuple(tuple(c) for c in self.candidates),
+            tuple(self.spares[c] for c in COLOURS),
+            tuple(self.spare_confidence[c] for c in COLOURS),
+        )
+
     def to_json(self) -> dict[str, Any]:
         if self.hand:
             return {

@@ -2,7 +2,11 @@
 
 from companion.game import Option
 
+from . import sensing
 from .rules import GAME, LaserGame, LaserState
+
+LaserGame.interpret = staticmethod(sensing.interpret)
+LaserGame.readers = staticmethod(sensing.readers)
 
 OPTIONS = (
     Option(
