@@ -168,6 +168,9 @@ def test_command_prints_the_refilled_position():
         ({**REQUEST, "supply": {"red": 3}}, "0-2"),
         ({**REQUEST, "removed": ["blue", "blue", "blue"]}, "only 4"),
         ({k: v for k, v in REQUEST.items() if k != "removed"}, "removed"),
+        ({**REQUEST, "mode": "solo"}, "mode"),
+        ({**REQUEST, "floors": ["wood"] * 11}, "floors"),
+        ({**REQUEST, "floors": ["grass"] * 12}, "grass"),
     ],
 )
 def test_bad_requests_are_one_line_and_exit_2(run, payload, words):
@@ -180,3 +183,26 @@ def test_bad_requests_are_one_line_and_exit_2(run, payload, words):
 def test_refill_takes_no_options(run):
     out = run(REQUEST, "--fast")
     assert out.returncode == 2 and "no options" in out.stderr
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-5, 20) | st.floats() | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=13) | st.dictionaries(st.text(max_size=8), inner),
+    max_leaves=20,
+)
+
+
+@settings(max_examples=200, deadline=None, derandomize=True, database=None)
+@given(st.sampled_from(sorted(REQUEST) + ["aside", "floors"]), json_values)
+def test_any_field_replaced_by_any_json_is_refused_in_one_line_or_accepted(key, value):
+    stdin = io.StringIO(json.dumps({**REQUEST, key: value}))
+    err = io.StringIO()
+    old = sys.stdin, sys.stdout, sys.stderr
+    sys.stdin, sys.stdout, sys.stderr = stdin, io.StringIO(), err
+    try:
+        code = main(["refill", "laser"])
+    finally:
+        sys.stdin, sys.stdout, sys.stderr = old
+    assert code in (0, 2), err.getvalue()
+    if code:
+        assert len(err.getvalue().strip().splitlines()) == 1

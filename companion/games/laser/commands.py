@@ -17,7 +17,7 @@ import json
 from companion.codec import read_json_stdin
 from companion.errors import UsageError
 
-from .board import position_from_json
+from .board import FLOORS, MODES, TILES, floor_index, position_from_json
 from .limit import Limit
 from .solver import DEFAULT_MAX_COST, solve
 
@@ -76,9 +76,16 @@ def refill_command(argv: list[str]) -> int:
     data = read_json_stdin(REFILL_USAGE)
     table, figures = R.request_from_json(data)
     out = R.refill_to_json(R.refill(table, figures))
-    for key in ("mode", "floors"):  # carried through, so the answer feeds `solve laser`
-        if key in data:
-            out[key] = data[key]
+    # carried through, checked, so the answer completed with cards feeds `solve laser`
+    if "mode" in data:
+        if data["mode"] not in MODES:
+            raise UsageError(f"mode must be 'team' or 'competitive', not {data['mode']!r}")
+        out["mode"] = data["mode"]
+    if data.get("floors") is not None:
+        floors = data["floors"]
+        if not isinstance(floors, list) or len(floors) != TILES:
+            raise UsageError(f"floors must be a list of {TILES} floor names")
+        out["floors"] = [FLOORS[floor_index(f)] for f in floors]
     print(json.dumps(out))
     return 0
 
