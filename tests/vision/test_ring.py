@@ -169,3 +169,31 @@ def test_cli_errors_are_one_line(cal, tmp_path, capsys, args, words):
     code = main(["vision", *[a.format(**paths) for a in args]])
     err = capsys.readouterr().err
     assert code in (1, 2) and len(err.strip().splitlines()) == 1 and words in err
+
+
+def test_rendering_is_repeatable_and_frames_differ_only_by_noise():
+    a = render_ring(BOARD, "mixed", 4)
+    assert np.array_equal(a, render_ring(BOARD, "mixed", 4))
+    b = render_ring(BOARD, "mixed", 4, frame=1)
+    diff = np.abs(a.astype(int) - b.astype(int))
+    assert diff.max() > 0 and diff.mean() < 3  # sensor noise, not a new table
+    assert np.abs(a.astype(int) - render_ring(BOARD, "mixed", 5).astype(int)).mean() > 3
+
+
+@pytest.mark.parametrize(
+    "tiles, spares",
+    [
+        (("red",) * 11, {}),
+        (("violet",) + (None,) * 11, {}),
+        ((None,) * 12, {"red": 3}),
+        ((None,) * 12, {"orange": 1}),
+    ],
+)
+def test_a_board_that_cannot_be_drawn_is_refused(tiles, spares):
+    with pytest.raises(ValueError):
+        RingBoard(tiles, spares)
+
+
+def test_an_unknown_light_is_refused():
+    with pytest.raises(ValueError, match="unknown light"):
+        render_ring(BOARD, "candle", 0)
