@@ -95,6 +95,11 @@ def main() -> int:
         print(f"  {key:28s} {n[key]}")
     read = n["tiles right"] + n["tiles asked"]
     print(f"tiles right or asked: {100 * read / max(1, n['tiles']):.2f}%")
+    blind = _hands_unseen(reader.cal, args.boards)
+    print(
+        "hand frames read with the edge check off (tile checks only): "
+        f"{blind['tiles']} tiles, {blind['asked']} asked, {blind['wrong']} silently wrong"
+    )
     for w in wrong[:20]:
         print("  wrong:", w)
     times.sort()
@@ -103,6 +108,19 @@ def main() -> int:
     print(f"read time per frame: median {med:.1f} ms, p95 {p95:.1f} ms, max {times[-1]:.1f} ms")
     print(f"median / 30 s bidding clock: {med / BIDDING_CLOCK_MS:.5f} ({med / 30:.2f} of 30 ms)")
     return 1 if wrong else 0
+
+
+def _hands_unseen(cal, boards: int) -> Counter:
+    """The same hand frames read as if the arm had not been seen at the frame's edge."""
+    reader = RingReader(cal, watch_hands=False)
+    n = Counter()
+    for i in range(4, boards, 5):
+        board = random_board(random.Random(i))
+        r = reader.read(render_ring(board, LIGHTS[i % len(LIGHTS)], i, hand=True))
+        for truth, got, conf in zip(board.tiles, r.tiles, r.confidence, strict=True):
+            n["tiles"] += 1
+            n["asked" if conf < ASK_BELOW else "right" if got == truth else "wrong"] += 1
+    return n
 
 
 if __name__ == "__main__":

@@ -43,6 +43,7 @@ CAT_LIGHTNESS = 64.0  # Lab lightness well above the grey tile (53): the white c
 EMPTY_AREA = 0.05  # fraction of the tile disc: below, the tile is empty
 FIGURE_AREA = 0.14  # above, a figure stands there; between, it is asked
 ODD_GREY = 0.08  # chromaticity difference from both neighbouring tiles: not the tile's grey
+ODD_LIGHTER = 1.2  # or this much lighter than both (skin is lighter than the grey)
 
 
 @dataclass(frozen=True)
@@ -132,6 +133,7 @@ class _Spot:
     area: float  # fraction of the disc that is figure
     whole: float  # certainty the local white is a clean tile/card (not covered)
     grey: np.ndarray | None = None  # that white's chromaticity (r, g, b summing to 1)
+    level: float = 0.0  # and its brightness (sum of B, G, R)
 
 
 @dataclass(frozen=True)
@@ -230,10 +232,10 @@ def _measure(frame: np.ndarray, reg: _Region, white=None) -> _Spot:
     area = float(figure.mean())
     # most of the surround is one grey on a clean tile; a hand or a misplaced object is not
     whole = min(1.0, max(0.0, (clean - 0.5) / 0.25))
-    grey = white / white.sum()
+    grey, level = white / white.sum(), float(white.sum())
     if figure.sum() < 6:
-        return _Spot(None, area, whole, grey)
-    return _Spot(robust_colour(lab[figure]), area, whole, grey)
+        return _Spot(None, area, whole, grey, level)
+    return _Spot(robust_colour(lab[figure]), area, whole, grey, level)
 
 
 class _Regions:
@@ -296,12 +298,15 @@ def hand_in_view(frame: np.ndarray) -> bool:
 class RingReader:
     """A calibration made ready to read frames (regions and classifier built once)."""
 
-    def __init__(self, cal: RingCalibration):
+    def __init__(self, cal: RingCalibration, *, watch_hands: bool = True):
+        """`watch_hands=False` reads even with an arm at the frame's edge (to measure how the
+        tile checks alone fare under a hand)."""
         if not cal.prototypes:
             raise CalibrationError("the ring calibration has no colours learnt yet")
         self.cal = cal
         self.clf = Classifier(cal.prototypes)
         self.regions = _Regions(cal)
+        self.watch_hands = watch_hands
 
     def read(self, frame: np.ndarray) -> RingReading:
         if frame.ndim != 3 or tuple(frame.shape[1::-1]) != tuple(self.cal.frame_size):
@@ -310,7 +315,7 @@ class RingReader:
                 f"the frame is {frame.shape[1]}x{frame.shape[0]}, "
                 f"the ring calibration is for {w}x{h}"
             )
-        if hand_in_view(frame):
+        if self.watch_hands and hand_in_view(frame):
             return RingReading(hand=True)
         tiles, conf, cands = [], [], []
         for spot in _odd_greys_doubted([_measure(frame, reg) for reg in self.regions.tiles]):
@@ -342,14 +347,18 @@ class RingReader:
 
 
 def _odd_greys_doubted(spots: list[_Spot]) -> list[_Spot]:
-    """A tile whose grey differs in hue from both neighbours' is not showing its grey (a hand
-    or an object covers it all): its reading cannot be trusted. Light changes smoothly from
-    tile to tile; a shadow edge between two tiles only darkens."""
+    """A tile whose grey differs in hue from both neighbours', or is much lighter than both,
+    is not showing its grey (a hand or an object covers it all): its reading cannot be
+    trusted. Light changes smoothly from tile to tile; only a shadow's edge makes a jump."""
     out = []
+    levels = [s.level for s in spots if s.grey is not None]
+    ring = float(np.median(levels)) if levels else 0.0
     for k, spot in enumerate(spots):
-        near = [spots[(k + d) % TILES].grey for d in (-1, 1)]
-        if spot.grey is not None and all(g is not None for g in near):
-            odd = min(float(np.abs(spot.grey - g).sum()) for g in near) > ODD_GREY
+        near = [spots[(k + d) % TILES] for d in (-1, 1)]
+        if spot.grey is not None and all(n.grey is not None for n in near):
+            hue = min(float(np.abs(spot.grey - n.grey).sum()) for n in near)
+            lighter = min(spot.level / max(n.level, 1.0) for n in near)
+            odd = hue > ODD_GREY or lighter > ODD_LIGHTER or spot.level > ODD_LIGHTER * ring
             if odd:
                 spot = replace(spot, whole=0.0)
         out.append(spot)

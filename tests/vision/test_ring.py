@@ -197,3 +197,17 @@ def test_a_board_that_cannot_be_drawn_is_refused(tiles, spares):
 def test_an_unknown_light_is_refused():
     with pytest.raises(ValueError, match="unknown light"):
         render_ring(BOARD, "candle", 0)
+
+
+def test_without_the_edge_check_a_hand_mostly_makes_tiles_asked(cal):
+    """The second line of defence: tiles under a hand that was not seen at the edge."""
+    blind = RingReader(cal, watch_hands=False)
+    wrong = tiles = 0
+    for i in range(30):
+        board = random_board(random.Random(1200 + i))
+        r = blind.read(render_ring(board, LIGHTS[i % len(LIGHTS)], 1200 + i, hand=True))
+        assert not r.hand
+        for truth, got, conf in zip(board.tiles, r.tiles, r.confidence, strict=True):
+            tiles += 1
+            wrong += conf >= ASK_BELOW and got != truth
+    assert wrong <= 0.01 * tiles
