@@ -338,7 +338,7 @@ def render_ring(
 def ring_calibration(size: tuple[int, int] = (640, 480)):
     """The rendered table's ring calibration, as the touch screen would learn it (the colour
     prototypes are filled in by `vision.ring_reader.learn_ring`)."""
-    from vision.ring_reader import RingCalibration
+    from vision.ring_calibration import RingCalibration
 
     g = ring_geometry(size)
     return RingCalibration(

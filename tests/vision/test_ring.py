@@ -17,16 +17,8 @@ from vision.render_ring import (
     ring_calibration,
     training_frames,
 )
-from vision.ring_reader import (
-    ASK_BELOW,
-    RingReader,
-    from_json,
-    hand_in_view,
-    learn_ring,
-    load,
-    save,
-    to_json,
-)
+from vision.ring_calibration import from_json, load, save, to_json
+from vision.ring_reader import ASK_BELOW, RingReader, hand_in_view, learn_ring
 
 BOARD = RingBoard(
     ("cat", "red", "yellow", None, "green", "cyan", "blue", "magenta", "red", None, "blue", "cyan"),
