@@ -8,6 +8,8 @@ true: a mixed figure that completes no card must be used in the very next mix).
 
 --timeout S: give up after S seconds (default 5); the answer then says "solved": false and
 why in "note", and claims nothing the search did not prove.
+
+`companion refill laser`: the table after the end-of-round refill (see refill.py).
 """
 
 from __future__ import annotations
