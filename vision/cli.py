@@ -9,6 +9,7 @@
     companion vision render --light tungsten --balls blue,pink --out frame.png
     companion vision read node --calibration node.json BEFORE.jpg AFTER.jpg
     companion vision read cards --calibration calib.json [--empty EMPTY.png] IMAGE...
+    companion vision read laser --calibration ring.json IMAGE
 
 Bad input is a one-line UsageError (exit 2); a damaged calibration file, a CalibrationError.
 """
@@ -83,6 +84,9 @@ def _parser() -> argparse.ArgumentParser:
     n.add_argument("--calibration", required=True, help="a Node table calibration JSON")
     n.add_argument("before")
     n.add_argument("after")
+    ring = what.add_parser("laser", help="the Laser ring: tiles, cat and spare figures")
+    ring.add_argument("--calibration", required=True, help="a ring calibration JSON")
+    ring.add_argument("image")
     r = sub.add_parser("render", help="render a simulated table frame to a PNG")
     r.add_argument("--light", default="daylight")
     r.add_argument("--balls", default="", help="comma-separated colours, slot 0 first")
@@ -282,7 +286,11 @@ def _read(args) -> int:
         from vision.node_cli import read_node
 
         return read_node(args)
-    raise UsageError("companion vision read: say what to read (cards or node)")
+    if args.what == "laser":
+        from vision.ring_reader import read_command
+
+        return read_command(args)
+    raise UsageError("companion vision read: say what to read (cards, node or laser)")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -55,7 +55,7 @@ def test_bad_input_is_one_line_and_exit_2(files, capsys, calibration, before, af
     assert err.count("\n") == 1 and says in err and "Traceback" not in err
 
 
-def test_only_node_tables_are_read(files, capsys):
-    argv = ["vision", "read", "laser", "--calibration", str(files / "node.json"), "a", "b"]
+def test_a_game_the_camera_cannot_read_is_refused(files, capsys):
+    argv = ["vision", "read", "kritters", "--calibration", str(files / "node.json"), "a", "b"]
     assert main(argv) == 2
     assert "invalid choice" in capsys.readouterr().err

@@ -5,7 +5,7 @@ from companion.game import Option
 from . import sensing
 from .rules import GAME, LaserGame, LaserState
 
-# The prism cards the camera reads in the centre (sensing.py), as pure hooks of the game.
+# What the camera reads (the prism cards, the ring), as pure hooks of the game.
 LaserGame.interpret = staticmethod(sensing.interpret)
 LaserGame.readers = staticmethod(sensing.readers)
 

@@ -8,6 +8,8 @@ true: a mixed figure that completes no card must be used in the very next mix).
 
 --timeout S: give up after S seconds (default 5); the answer then says "solved": false and
 why in "note", and claims nothing the search did not prove.
+
+`companion refill laser`: the table after the end-of-round refill (see refill.py).
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ import json
 from companion.codec import read_json_stdin
 from companion.errors import UsageError
 
-from .board import position_from_json
+from .board import FLOORS, MODES, TILES, floor_index, position_from_json
 from .limit import Limit
 from .solver import DEFAULT_MAX_COST, solve
 
@@ -60,4 +62,34 @@ def _timeout(argv: list[str]) -> float:
     raise UsageError(f"solve laser takes only --timeout S, got {' '.join(argv)!r}; {USAGE}")
 
 
-VERBS = {"solve": solve_command}
+REFILL_USAGE = "usage: companion refill laser < refill.json (see docs/laser.md)"
+
+
+def refill_command(argv: list[str]) -> int:
+    """`companion refill laser`: the position after the end-of-round refill, as JSON."""
+    from . import refill as R
+
+    if argv and argv[0] in ("-h", "--help"):
+        print(REFILL_USAGE)
+        print(R.__doc__)
+        return 0
+    if argv:
+        raise UsageError(f"refill laser takes no options, got {' '.join(argv)!r}; {REFILL_USAGE}")
+    data = read_json_stdin(REFILL_USAGE)
+    table, figures = R.request_from_json(data)
+    out = R.refill_to_json(R.refill(table, figures))
+    # carried through, checked, so the answer completed with cards feeds `solve laser`
+    if "mode" in data:
+        if data["mode"] not in MODES:
+            raise UsageError(f"mode must be 'team' or 'competitive', not {data['mode']!r}")
+        out["mode"] = data["mode"]
+    if data.get("floors") is not None:
+        floors = data["floors"]
+        if not isinstance(floors, list) or len(floors) != TILES:
+            raise UsageError(f"floors must be a list of {TILES} floor names")
+        out["floors"] = [FLOORS[floor_index(f)] for f in floors]
+    print(json.dumps(out))
+    return 0
+
+
+VERBS = {"solve": solve_command, "refill": refill_command}

@@ -1,0 +1,123 @@
+"""The ring read by the camera reaches Laser: a confident reading enters the board, an
+uncertain one is asked, a hand gives nothing; through the real runtime and rules."""
+
+import random
+from dataclasses import replace
+
+import pytest
+
+from companion.game import GameConfig
+from companion.games.laser import GAME
+from companion.games.laser.events import BoardEntered, CardRevealed
+from companion.games.laser.ring_sensing import RingRead, interpret, questions, readers
+from companion.runtime import Runtime
+from companion.session import Session
+from companion.store import GameLog
+from vision.render_ring import (
+    RingBoard,
+    random_board,
+    render_ring,
+    ring_calibration,
+    training_frames,
+)
+from vision.ring_reader import RingReader, learn_ring
+
+PLAYERS = ("Peter", "Suzie", "Tommy", "Kitti")
+BOARD = RingBoard(
+    ("red", "cat", "yellow", None, "green", "cyan", "blue", "magenta", "red", None, "blue", "cyan"),
+    {"red": 2, "yellow": 1, "green": 2, "cyan": 2, "blue": 1, "magenta": 2},
+)
+
+
+PLAIN = tuple(None if t == "cat" else t for t in BOARD.tiles)
+
+
+@pytest.fixture(scope="module")
+def reader():
+    return RingReader(learn_ring(ring_calibration(), training_frames(24)))
+
+
+def revealed():
+    state = GAME.initial_state(GameConfig(PLAYERS))
+    for colour in ("cyan", "blue"):
+        state, _ = GAME.apply(state, CardRevealed(colour))
+    return state
+
+
+def test_the_ring_reader_is_wanted_from_the_reveal_until_the_board_is_known(reader):
+    state = GAME.initial_state(GameConfig(PLAYERS))
+    assert readers(state) == ()
+    assert [s.kind for s in GAME.readers(state)] == ["cards"]  # the prism cards come first
+    state = revealed()
+    assert state.phase == "planning"
+    (spec,) = GAME.readers(state)
+    assert spec.kind == "ring" and spec.key == "round 1"
+    state, _ = GAME.apply(state, BoardEntered(PLAIN, 1, (2, 1, 2, 2, 1, 2)))
+    assert GAME.readers(state) == ()
+
+
+def test_a_rendered_ring_enters_the_board_through_the_runtime(reader, tmp_path):
+    reading = reader.read(render_ring(BOARD, "warm-led", 4)).event()
+    assert reading.tiles == BOARD.tiles  # this frame is read without a question
+    runtime = Runtime()
+    try:
+        with GameLog(tmp_path / "game.db") as log:
+            session = Session.start(GAME, log, GameConfig(PLAYERS))
+            runtime.play(session)
+            for colour in ("cyan", "blue"):
+                runtime.submit(CardRevealed(colour))
+            runtime.sense(reading)
+            board = runtime.session.state.board
+            assert board[0] == tuple(None if t == "cat" else t for t in BOARD.tiles)
+            assert board[2] == 1 and board[3] == (2, 1, 2, 2, 1, 2)
+            assert GAME.position(runtime.session.state) is not None  # the solver can run
+            assert runtime.sense(reading) == ()  # the reader stopped: the board is known
+    finally:
+        runtime.close()
+
+
+def test_an_uncertain_tile_is_asked_and_nothing_is_entered(reader):
+    reading = reader.read(render_ring(BOARD, "daylight", 2)).event()
+    conf = list(reading.confidence)
+    conf[4] = 0.3
+    unsure = RingRead(
+        reading.tiles, tuple(conf), reading.candidates, reading.spares, reading.spare_confidence
+    )
+    events, memory = interpret(revealed(), unsure, None)
+    assert events == () and memory.draft == unsure
+    (ask,) = questions(unsure, revealed().ask_threshold)
+    assert "tile 5" in ask.question and ask.choices[0] == "green"
+
+
+def test_two_cats_or_a_hand_enter_nothing(reader):
+    tiles = list(BOARD.tiles)
+    tiles[3] = "cat"
+    reading = RingRead(tuple(tiles), (1.0,) * 12, ((),) * 12, (2,) * 6, (1.0,) * 6)
+    assert interpret(revealed(), reading, None)[0] == ()
+    assert interpret(revealed(), RingRead(hand=True), None)[0] == ()
+
+
+def test_competitive_floors_come_from_an_earlier_board(reader):
+    state = GAME.initial_state(GameConfig(("Peter", "Suzie")))
+    for colour, floor in (("yellow", "wood"), ("green", "carpet")):
+        state, _ = GAME.apply(state, CardRevealed(colour, floor))
+    reading = reader.read(render_ring(BOARD, "daylight", 9)).event()
+    events, memory = interpret(state, reading, None)
+    assert events == () and memory.draft is not None  # no floors known yet: the editor asks
+    floors = ("wood", "carpet", "ceramic") * 4
+    state, _ = GAME.apply(state, BoardEntered(PLAIN, 1, (2, 1, 2, 2, 1, 2), floors))
+    state = replace(state, board=None, last_board=state.board)  # as in the next round
+    (board,), _ = interpret(state, reading, None)
+    assert board.floors == floors
+
+
+def test_random_boards_enter_only_what_is_on_the_table(reader):
+    entered = 0
+    for i in range(16):
+        truth = random_board(random.Random(70 + i))
+        frame = render_ring(truth, "tungsten", 70 + i)
+        events, _ = interpret(revealed(), reader.read(frame).event(), None)
+        for ev in events:
+            assert ev.tiles == tuple(None if t == "cat" else t for t in truth.tiles)
+            entered += 1
+    assert entered >= 12  # most boards need no question at all
