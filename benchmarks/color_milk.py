@@ -19,6 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from companion.entries import Entry  # noqa: E402
 from companion.events import to_dict  # noqa: E402
 from companion.game import GameConfig  # noqa: E402
 from companion.games.color_milk import GAME  # noqa: E402
@@ -26,7 +27,6 @@ from companion.games.color_milk.autoplay import ScriptedTable  # noqa: E402
 from companion.games.color_milk.mill import COLOURS, FULL_MILL  # noqa: E402
 from companion.games.color_milk.odds import fulfil_probability  # noqa: E402
 from companion.session import replay  # noqa: E402
-from companion.store import Entry  # noqa: E402
 
 PREDS = [p for k in range(1, 6) for p in combinations(COLOURS, k)]
 

@@ -133,7 +133,7 @@ def _drop(colour: str) -> str:
 
 def _reading() -> str:
     """Whether the game's camera reads frames yet (its first calibration takes seconds)."""
-    camera = _app().ctx.camera
+    camera = _app().ctx.runtime.camera
     if camera is None or camera.reading.is_set():
         return "yes"
     feed = camera.feed  # as on a Pi without a camera: it stays disconnected
@@ -147,8 +147,8 @@ def _alive() -> str:
 
     from kivy.graphics.texture import Texture
 
+    from companion.runtime.camera import CameraLink
     from companion.session import Session
-    from companion.ui.camera_link import CameraLink
     from companion.ui.game_screen import GameScreen
 
     gc.collect()
@@ -179,7 +179,9 @@ _TRACED: list = []
 
 def _round() -> str:
     """A new Color Milk game on an emptied tray: the camera waits for its first ball."""
-    _app().ctx.sim_tray.clear()
+    tray = _app().ctx.runtime.tray
+    if tray is not None:
+        tray.clear()
     return _game("color-milk")
 
 
@@ -202,24 +204,28 @@ def _soak_loop(seed: int) -> None:
     from companion.games.color_milk.autoplay import ScriptedTable
 
     def on_ui(fn):
-        done, out = threading.Event(), []
+        done, out, failed = threading.Event(), [], []
 
         def run(_dt):
             try:
                 out.append(fn())
             except IllegalMove:
                 out.append(())
+            except Exception as exc:  # the soak stops and says why; the app measured goes on
+                failed.append(exc)
             done.set()
 
         Clock.schedule_once(run)
         done.wait(30)
+        if failed:
+            raise failed[0]
         time.sleep(SOAK_STEP)
         return out[0] if out else ()
 
     def submit(event):
         def apply():
             screen = _root().get_screen("game")
-            cues = screen.session.submit(event)
+            cues = screen.runtime.submit(event)  # a touch, through the table's runtime
             screen.refresh()
             return cues
 

@@ -9,10 +9,10 @@ from datetime import UTC, datetime, timedelta
 
 from companion import events as ev
 from companion import games
+from companion.entries import Entry, GameRecord
 from companion.events import ButtonPressed, TimerExpired
 from companion.game import GameConfig
 from companion.session import config_to_json
-from companion.store import Entry, GameRecord
 
 NAMES = ("Anna", "Ben", "Chloe", "David", "Emma", "Felix")
 

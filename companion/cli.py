@@ -219,8 +219,8 @@ def _json_log(path: Path) -> tuple[str, dict, list]:
     """An exported log's game, config and entries, checked; malformed is a UsageError."""
     from companion import games
     from companion.codec import loads, mistyped
+    from companion.entries import iter_entries, refuse_set_aside
     from companion.events import from_dict
-    from companion.store import iter_entries, refuse_set_aside
 
     doc = loads(path.read_bytes(), str(path))
     if not isinstance(doc, dict) or not isinstance(doc.get("game"), str):

@@ -15,9 +15,10 @@ from pathlib import Path
 from typing import Any
 
 from companion import rounds, stats
+from companion.entries import GameRecord
 from companion.errors import CompanionError, LogError
 from companion.stats import GameSummary
-from companion.store import GameLog, GameRecord
+from companion.store import GameLog
 
 CACHE_NAME = "history-cache.sqlite3"
 SHOWN = ("finished", "abandoned")

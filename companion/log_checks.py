@@ -14,6 +14,9 @@ from typing import Any
 
 from companion.errors import LogError
 
+APPLICATION_ID = 0x54434D50  # "TCMP", stored in the SQLite header to recognise our files
+SCHEMA_VERSION = 1
+
 
 class DamagedGame(LogError):
     """One game's rows cannot be read back (a flipped byte, a torn write). The rest of the
@@ -62,8 +65,6 @@ def check_header(path: Path) -> None:
 def check_sound(db: sqlite3.Connection, path: Path, quick_check: bool = True) -> str:
     """Raise LogError unless `db` is a sound log of ours; "empty" for a file with no tables
     and no mark at all, else "ok". Only reads."""
-    from companion.store import APPLICATION_ID, SCHEMA_VERSION
-
     if db.execute("PRAGMA application_id").fetchone()[0] != APPLICATION_ID:
         if db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0] == 0:
             return "empty"

@@ -15,8 +15,9 @@ from typing import Any
 from companion import events as ev
 from companion.clock import Clock, MonotonicClock
 from companion.cues import Cue, GameOver
+from companion.entries import fold_entries
 from companion.game import Game, GameConfig, TimerSpec
-from companion.store import GameLog, fold_entries
+from companion.store import GameLog
 from companion.timer import EXPIRED, PhaseTimer
 
 CueSink = Callable[[Cue], None]

@@ -17,8 +17,9 @@ from typing import Any
 from companion import events as ev
 from companion import games
 from companion.codec import mistyped
+from companion.entries import Entry, GameRecord
 from companion.errors import UsageError
-from companion.store import Entry, GameLog, GameRecord
+from companion.store import GameLog
 
 FORMAT = "table-companion-game/1"
 SHARED = ("finished", "abandoned")  # a game still in play stays on its own table

@@ -136,7 +136,7 @@ def voice_for(ctx) -> Voice:
 
 def check_voice(enabled: bool, tmp_dir: Path):
     """`companion doctor`: can espeak-ng say a phrase? (into a file: no sound at the table)"""
-    from companion.doctor import CheckResult
+    from companion.checks import CheckResult
 
     if shutil.which(ENGINE) is None:
         detail = f"{ENGINE} is not installed (apt install {ENGINE})"

@@ -12,14 +12,15 @@ import os
 import sqlite3
 import threading
 import uuid as uuidlib
-from collections.abc import Iterator
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from companion.entries import Entry, GameRecord
 from companion.errors import LogError
 from companion.log_checks import (
+    APPLICATION_ID,
+    SCHEMA_VERSION,
     DamagedGame,
     add_integrity,
     chain_link,
@@ -29,9 +30,6 @@ from companion.log_checks import (
     entry_payload,
     wal_commits_dropped,
 )
-
-APPLICATION_ID = 0x54434D50  # "TCMP", stored in the SQLite header to recognise our files
-SCHEMA_VERSION = 1
 
 _SCHEMA = """
 CREATE TABLE games (
@@ -60,25 +58,6 @@ CREATE TABLE timers (
 """
 
 
-@dataclass(frozen=True)
-class Entry:
-    seq: int
-    kind: str  # "event" | "undo" | "redo"
-    payload: dict[str, Any] | None
-
-
-@dataclass(frozen=True)
-class GameRecord:
-    id: int
-    game: str
-    config: dict[str, Any]
-    started: str
-    finished: str | None
-    status: str
-    result: dict[str, Any] | None
-    uuid: str = ""  # stable across tables: export/import merges logs by it
-
-
 # Columns read into a GameRecord, named so that columns added later never shift them.
 _GAME_COLUMNS = "id, game, config, started, finished, status, result, uuid"
 
@@ -86,26 +65,6 @@ _GAME_COLUMNS = "id, game, config, started, finished, status, result, uuid"
 def _now() -> str:
     # Wall-clock time is only a label for people; no rule ever reads it.
     return datetime.now(UTC).isoformat(timespec="seconds")
-
-
-def fold_entries(entries) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """Fold log entries into (events in force, undone events with the next redo last):
-    undo pops, redo pushes back, a new event after an undo drops the redo stack."""
-    done: list[dict[str, Any]] = []
-    undone: list[dict[str, Any]] = []
-    for e in entries:
-        if e.kind == "event":
-            done.append(e.payload)
-            undone.clear()
-        elif e.kind == "undo" and done:
-            undone.append(done.pop())
-        elif e.kind == "redo" and undone:
-            done.append(undone.pop())
-    return done, undone
-
-
-def effective_events(entries) -> list[dict[str, Any]]:
-    return fold_entries(entries)[0]
 
 
 class GameLog:
@@ -508,19 +467,3 @@ def _record(row) -> GameRecord:
         decoded(gid, result, "result") if result else None,
         game_uuid or "",
     )
-
-
-def refuse_set_aside(doc: dict[str, Any]) -> None:
-    """An exported game that was set aside as damaged cannot be replayed: say why."""
-    if doc.get("set_aside"):
-        raise LogError(
-            f"this game was set aside as damaged ({doc['set_aside']}): its entries are kept "
-            "as stored and cannot be replayed"
-        )
-
-
-def iter_entries(doc: dict[str, Any]) -> Iterator[Entry]:
-    """Entries of an exported JSON log."""
-    refuse_set_aside(doc)
-    for i, e in enumerate(doc.get("entries", ()), start=1):
-        yield Entry(int(e.get("seq", i)), e["kind"], e.get("event"))

@@ -44,8 +44,8 @@ def golden_files() -> list[Path]:
 def replayed(doc: dict) -> tuple[Any, Any, list]:
     """(game, final state, redo stack) of a golden file's log."""
     from companion import games
+    from companion.entries import iter_entries
     from companion.session import config_from_json, replay
-    from companion.store import iter_entries
 
     log = doc["log"]
     game = games.load(log["game"])

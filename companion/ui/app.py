@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
 from pathlib import Path
 
 from kivy.app import App
@@ -19,7 +18,7 @@ from companion.speech import voice_for
 from companion.ui import colours
 from companion.ui.context import AppContext
 from companion.ui.frames import after_first_flip
-from companion.ui.game_screen import GameScreen
+from companion.ui.game_screen import GameScreen, game_screen_class
 from companion.ui.history_screen import add_history_screens
 from companion.ui.setup import SetupScreen
 from companion.ui.unfinished import UnfinishedScreen, describe, unfinished
@@ -28,17 +27,6 @@ from companion.ui.widgets import BigButton
 for _kv in ("home.kv", "settings.kv"):
     Builder.load_file(str(Path(__file__).with_name("kv") / _kv))
 
-
-
-def game_screen_class(name: str) -> type[GameScreen]:
-    """The game's own screen if it has one, else the shared frame with action buttons."""
-    package = games.info(name).package
-    try:
-        return importlib.import_module(package + ".screen").GameScreen
-    except ModuleNotFoundError as exc:
-        if exc.name != package + ".screen":
-            raise
-        return GameScreen
 
 
 def open_session_screen(ctx: AppContext, session: Session) -> GameScreen:

@@ -8,6 +8,7 @@ A game without its own screen gets this one as is: its legal actions become butt
 
 from __future__ import annotations
 
+import importlib
 import math
 import threading
 import time
@@ -19,6 +20,7 @@ from kivy.properties import ObjectProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 
 from companion import cues as C
+from companion import games
 from companion.codec import jsonable
 from companion.errors import IllegalMove
 from companion.events import Event
@@ -288,3 +290,14 @@ class GameScreen(Screen):
         column.size_hint_x = 0.001 if on else 0.3
         column.opacity = 0 if on else 1
         column.disabled = on
+
+
+def game_screen_class(name: str) -> type[GameScreen]:
+    """The game's own screen if it has one, else the shared frame with action buttons."""
+    package = games.info(name).package
+    try:
+        return importlib.import_module(package + ".screen").GameScreen
+    except ModuleNotFoundError as exc:
+        if exc.name != package + ".screen":
+            raise
+        return GameScreen

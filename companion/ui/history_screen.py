@@ -218,7 +218,7 @@ class HistoryGameScreen(Screen):
         It is shown under a cover that takes every touch: the past is not edited here."""
         if self._final is None:
             from companion.session import Session
-            from companion.ui.app import game_screen_class
+            from companion.ui.game_screen import game_screen_class
 
             rec = self.rec
             session = Session.resume(games.load(rec.game), self.ctx.log, rec.id)

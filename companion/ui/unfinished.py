@@ -14,9 +14,9 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
 from companion import games
+from companion.entries import GameRecord
 from companion.errors import CompanionError
 from companion.session import Session
-from companion.store import GameRecord
 from companion.ui import colours
 from companion.ui.widgets import BigButton, caption
 

@@ -5,9 +5,10 @@ import json
 import pytest
 
 from companion import cli
+from companion.entries import iter_entries
 from companion.games.color_milk import GAME
 from companion.session import config_from_json, replay
-from companion.store import GameLog, iter_entries
+from companion.store import GameLog
 
 FAST = ("--no-camera", "--no-table")  # the engine part alone; the full pipeline is tested below
 

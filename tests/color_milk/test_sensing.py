@@ -7,6 +7,7 @@ from dataclasses import replace
 
 import pytest
 
+from companion.entries import iter_entries
 from companion.events import BallSeen
 from companion.game import ReaderSpec
 from companion.games.color_milk import GAME
@@ -14,7 +15,6 @@ from companion.games.color_milk.mill import COLOURS
 from companion.games.color_milk.rules import SENSOR_MAX
 from companion.games.color_milk.sensing import Memory
 from companion.session import config_from_json, replay
-from companion.store import iter_entries
 from tests.golden import TESTS
 
 GOLDEN = sorted((TESTS / "color_milk" / "data").glob("golden-*.json"))

@@ -12,10 +12,11 @@ import pytest
 from companion import events as ev
 from companion import games
 from companion.clock import FakeClock
+from companion.entries import iter_entries
 from companion.errors import IllegalMove, UsageError
 from companion.game import Game, GameConfig, TimerSpec
 from companion.session import Session, config_from_json, replay
-from companion.store import GameLog, iter_entries
+from companion.store import GameLog
 from tests.golden import golden_files
 from tests.sixth_game.catalogue import sixth_game_in_catalogue
 

@@ -16,7 +16,8 @@ import pytest
 from companion import backup
 from companion.backup import LogLost
 from companion.errors import LogError
-from companion.store import APPLICATION_ID, DamagedGame, GameLog
+from companion.log_checks import APPLICATION_ID
+from companion.store import DamagedGame, GameLog
 
 CONFIG = {"players": ["Anna", "Ben"], "options": {}, "seed": 0}
 

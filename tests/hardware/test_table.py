@@ -52,10 +52,15 @@ def test_buttons_pressed_on_the_simulated_table_become_events(table):
 
 def test_dropped_balls_are_counted_and_read(table):
     t, q = table
+    assert t.reader.wait_for(t.reader.status.CONNECTED, 5)  # a reading before that is lost
     colours = ["pink", "pink", "blue", "purple", "orange"]
     dones = [t.drop_ball(c) for c in colours]
-    assert all(d.wait(3) for d in dones)
-    assert take(q, 6, timeout=0.5) == [BallPassed()] * 5  # colours stay off unless asked
+    assert all(d.wait(10) for d in dones)
+    assert take(q, 5) == [BallPassed()] * 5  # colours stay off unless asked
+    assert take(q, 1, timeout=0.3) == []  # and not one ball more
+    deadline = time.monotonic() + 5  # the board's readings come over the serial line
+    while len(t.sensed) < len(colours) and time.monotonic() < deadline:
+        time.sleep(0.01)
     assert [e.colour for e in t.sensed] == colours
     assert t.beam.count == 5 and t.beam.chatter == 5  # each ball's rim chatter was ignored
     assert t.status["beam"] == "ok, 5 balls"

@@ -4,12 +4,13 @@ import pytest
 
 from benchmarks.playthroughs import play_game
 from companion import events as ev
+from companion.entries import Entry
 from companion.games.laser import GAME as LASER
 from companion.games.laser.events import BidPlaced, BoardEntered, CardRevealed, RoundResult
 from companion.history import History
 from companion.rounds import ScoreSeries, game_facts
 from companion.stats import GameSummary, laser_bids, milk_predictions, player_stats, solo_bests
-from companion.store import Entry, GameLog
+from companion.store import GameLog
 from tests.laser.helpers import expire, new, play, reveal_comp
 from tests.laser.test_solver import COMP_EXAMPLE
 

@@ -7,6 +7,7 @@ import threading
 import pytest
 
 from companion.cues import AskHuman
+from companion.entries import iter_entries
 from companion.events import ButtonPressed, from_dict, to_dict
 from companion.game import GameConfig, ReaderSpec
 from companion.games.node import GAME
@@ -14,7 +15,7 @@ from companion.games.node.events import CardProposed, CardRead, NoCardsLeft, Pla
 from companion.games.node.geometry import card_rows, footprint, rotate
 from companion.runtime import Runtime
 from companion.session import Session, replay
-from companion.store import GameLog, iter_entries
+from companion.store import GameLog
 
 SURE = ((1.0, 1.0, 1.0), (0.99, 0.95, 1.0))
 WIDE = (("yellow", "yellow", "purple"), ("green", "red", "red"))  # fits at row 5, column 8

@@ -10,12 +10,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
-from companion.cues import Announce, Cue, PhaseStarted, Scored
+from companion.cues import Announce, AskHuman, Cue, PhaseStarted, Scored
 from companion.errors import IllegalMove, UsageError
 from companion.events import Event
 from companion.game import GameBase, GameConfig
 
-from . import sensing
 from .events import CardProposed, Discard, NoCardsLeft, PlaceCard
 from .geometry import (
     Cell,
@@ -204,13 +203,20 @@ class Node(GameBase):
         return out
 
     # events --------------------------------------------------------------------------
+    def _proposed(self, state: NodeState, event: CardProposed) -> tuple[NodeState, list[Cue]]:
+        """A camera reading that needs a person: keep the placement to confirm, ask."""
+        placement = None
+        if event.colours:
+            placement = PlaceCard(event.player, event.colours, event.row, event.col, event.rotation)
+        return replace(state, proposal=placement), [AskHuman(event.question)]
+
     def apply(self, state: NodeState, event: Event) -> tuple[NodeState, list[Cue]]:
         if state.over:
             raise IllegalMove("the game is over")
         if isinstance(event, NoCardsLeft):
             return self._finish(state, [Announce("No cards left: final count")])
         if isinstance(event, CardProposed):
-            return sensing.propose(state, event)
+            return self._proposed(state, event)
         if not isinstance(event, (PlaceCard, Discard)):
             raise IllegalMove(f"Node does not use {type(event).__name__}")
         if event.player not in state.players:

@@ -9,10 +9,8 @@ one they refuse says why. `readers` wants the placement reader while cards are b
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
-from companion.cues import AskHuman, Cue
 from companion.errors import IllegalMove
 from companion.events import ButtonPressed, Event
 from companion.game import ReaderSpec
@@ -86,14 +84,6 @@ def as_placement(state, reading: CardRead) -> PlaceCard | None:
         return None
     colours = tuple(c for line in printed for c in line)
     return PlaceCard(state.current, colours, reading.row, reading.col, rotation)
-
-
-def propose(state, event: CardProposed) -> tuple[Any, list[Cue]]:
-    """The rules' side of a proposal: keep the placement to confirm, ask the question."""
-    placement = None
-    if event.colours:
-        placement = PlaceCard(event.player, event.colours, event.row, event.col, event.rotation)
-    return replace(state, proposal=placement), [AskHuman(event.question)]
 
 
 def readers(state) -> tuple[ReaderSpec, ...]:
