@@ -1,5 +1,5 @@
 """Every enabled button on every screen is drawn at least 48x48 px at the Pi's 800x480: Home,
-player set-up, Settings, and each game's screen in its main phases (the screen is checked
+player set-up, Settings, the unfinished games, History, Statistics, and each game's screen in its main phases (the screen is checked
 after every step of a scripted game, so each phase it passes through is walked)."""
 
 from __future__ import annotations
@@ -56,7 +56,7 @@ def test_home_setup_settings_and_unfinished_games(ctx):
     seen = {}
     on_window(root)
     try:
-        for name in ("home", "settings", "unfinished"):
+        for name in ("home", "settings", "unfinished", "history", "stats"):
             root.current = name
             pump()
             seen[name] = small_buttons(root.get_screen(name))
