@@ -1,6 +1,7 @@
 """Every enabled button on every screen is drawn at least 48x48 px at the Pi's 800x480: Home,
-player set-up, Settings, the unfinished games, History, Statistics, and each game's screen in its main phases (the screen is checked
-after every step of a scripted game, so each phase it passes through is walked)."""
+player set-up, Settings, the unfinished games, History, Statistics, and each game's screen
+in its main phases (the screen is checked after every step of a scripted game, so each
+phase it passes through is walked)."""
 
 from __future__ import annotations
 
