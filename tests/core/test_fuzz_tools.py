@@ -408,3 +408,16 @@ def test_a_real_process_replays_a_json_log_and_names_a_mistyped_entry(exported_l
     assert out.stderr.strip().endswith(
         f'entry {n} (core.BallPassed): count must be a whole number, not "x"'
     ), out.stderr
+
+
+@pytest.mark.parametrize(
+    "text", ["[" * 100_000 + "]" * 100_000, "[1, 2]", '"text"', "{", '{"volume": "loud"}']
+)
+def test_a_damaged_settings_file_is_set_aside_not_fatal(text, tmp_path):
+    from companion import settings
+
+    path = tmp_path / "settings.json"
+    path.write_text(text)
+    loaded, message = settings.load(path)
+    assert loaded == settings.Settings() and "damaged" in message
+    assert not path.exists() and path.with_suffix(".damaged.json").read_text() == text
