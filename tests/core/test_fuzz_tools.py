@@ -421,3 +421,16 @@ def test_a_damaged_settings_file_is_set_aside_not_fatal(text, tmp_path):
     loaded, message = settings.load(path)
     assert loaded == settings.Settings() and "damaged" in message
     assert not path.exists() and path.with_suffix(".damaged.json").read_text() == text
+
+
+@pytest.mark.parametrize(
+    "data", [b"a = " + b"[" * 100_000 + b"]" * 100_000 + b"\n", b'a = "\xff"\n', b"[led\n"]
+)
+def test_a_damaged_pin_map_is_a_pin_map_error(data, tmp_path):
+    from hardware import pins
+    from hardware.errors import PinMapError
+
+    path = tmp_path / "pins.toml"
+    path.write_bytes(data)
+    with pytest.raises(PinMapError, match="not valid TOML"):
+        pins.load(path)
