@@ -313,8 +313,9 @@ class ChuteBoardReader:
         log.warning("chute board restarted (%s)", why)
 
     def _ball(self, msg: BallReading) -> None:
-        if msg.seq == self._last_seq and not self._banner:
-            # the same ball number again with no reboot between: a repeated line
+        if self.protocol == 1 and msg.seq == self._last_seq and not self._banner:
+            # protocol 1 has no line numbers: the same ball number again with no reboot
+            # between is taken for a repeated line
             self.repeated += 1
             log.warning("chute board: ball #%d came twice; ignored", msg.seq)
             return
