@@ -46,7 +46,7 @@ def load(path: Path) -> tuple[Settings, str | None]:
         data = json.loads(path.read_text())
         known = {f.name for f in fields(Settings)}
         return Settings(**{k: v for k, v in data.items() if k in known}).validated(), None
-    except (ValueError, TypeError) as exc:
+    except (ValueError, TypeError, AttributeError, RecursionError) as exc:  # not an object
         kept = path.with_suffix(".damaged.json")
         os.replace(path, kept)
         return Settings(), f"settings file was damaged ({exc}); kept as {kept.name}, defaults used"

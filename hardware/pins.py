@@ -117,7 +117,7 @@ def _read(path: Path) -> dict:
     try:
         with open(path, "rb") as f:
             return tomllib.load(f)
-    except tomllib.TOMLDecodeError as exc:
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError, RecursionError) as exc:
         raise PinMapError(f"{path}: not valid TOML: {exc}") from None
 
 

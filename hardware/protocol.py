@@ -21,6 +21,7 @@ docs/hardware.md for the full spec.
 
 from __future__ import annotations
 
+import binascii
 from dataclasses import dataclass
 
 from hardware.errors import BadLine
@@ -89,14 +90,9 @@ def checksum(body: bytes) -> int:
 
 
 def crc16(body: bytes) -> int:
-    """Version 2: CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF), as the firmware computes it."""
-    crc = 0xFFFF
-    for byte in body:
-        crc ^= byte << 8
-        for _ in range(8):
-            crc = ((crc << 1) ^ 0x1021) if crc & 0x8000 else crc << 1
-        crc &= 0xFFFF
-    return crc
+    """Version 2: CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF, not reflected), the CRC the
+    firmware computes bit by bit; binascii's crc_hqx is that CRC, in C."""
+    return binascii.crc_hqx(body, 0xFFFF)
 
 
 def encode(body: str, line: int | None = None) -> bytes:

@@ -40,6 +40,7 @@ from hardware.protocol import (
 log = logging.getLogger(__name__)
 
 MAX_GAP = 8  # a seq jump up to this many balls means lines were lost; more means a resync
+REPEAT_WINDOW = 16  # a line numbered up to this many lines back was seen already
 MIN_CLEAR = 40  # a clear-channel count below this is too dark to name a colour
 
 
@@ -259,9 +260,9 @@ class ChuteBoardReader:
         self.protocol = 2
         booted = frame.line == 0 and isinstance(frame.message, Version)
         if self._next_line is not None and not booted:
-            if frame.line == (self._next_line - 1) % LINE_NUMBERS:
+            if (self._next_line - 1 - frame.line) % LINE_NUMBERS < REPEAT_WINDOW:
                 self.repeated += 1
-                log.warning("chute board: line %d came twice; ignored", frame.line)
+                log.warning("chute board: line %d came again; ignored", frame.line)
                 return False
             gap = (frame.line - self._next_line) % LINE_NUMBERS
             if 0 < gap < LINE_NUMBERS // 2:
@@ -312,8 +313,9 @@ class ChuteBoardReader:
         log.warning("chute board restarted (%s)", why)
 
     def _ball(self, msg: BallReading) -> None:
-        if msg.seq == self._last_seq and not self._banner:
-            # the same ball number again with no reboot between: a repeated line
+        if self.protocol == 1 and msg.seq == self._last_seq and not self._banner:
+            # protocol 1 has no line numbers: the same ball number again with no reboot
+            # between is taken for a repeated line
             self.repeated += 1
             log.warning("chute board: ball #%d came twice; ignored", msg.seq)
             return

@@ -409,3 +409,29 @@ def test_a_real_process_replays_a_json_log_and_names_a_mistyped_entry(exported_l
     assert out.stderr.strip().endswith(
         f'entry {n} (core.BallPassed): count must be a whole number, not "x"'
     ), out.stderr
+
+
+@pytest.mark.parametrize(
+    "text", ["[" * 100_000 + "]" * 100_000, "[1, 2]", '"text"', "{", '{"volume": "loud"}']
+)
+def test_a_damaged_settings_file_is_set_aside_not_fatal(text, tmp_path):
+    from companion import settings
+
+    path = tmp_path / "settings.json"
+    path.write_text(text)
+    loaded, message = settings.load(path)
+    assert loaded == settings.Settings() and "damaged" in message
+    assert not path.exists() and path.with_suffix(".damaged.json").read_text() == text
+
+
+@pytest.mark.parametrize(
+    "data", [b"a = " + b"[" * 100_000 + b"]" * 100_000 + b"\n", b'a = "\xff"\n', b"[led\n"]
+)
+def test_a_damaged_pin_map_is_a_pin_map_error(data, tmp_path):
+    from hardware import pins
+    from hardware.errors import PinMapError
+
+    path = tmp_path / "pins.toml"
+    path.write_bytes(data)
+    with pytest.raises(PinMapError, match="not valid TOML"):
+        pins.load(path)

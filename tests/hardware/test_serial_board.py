@@ -262,11 +262,13 @@ def test_a_repeated_line_is_not_another_ball(board):
         assert reader.wait_for(BoardStatus.CONNECTED, 5)
         first = format_message(BallReading(0, 5, 900, 1500, 2500, 5000), 40)
         board.write(first + first)  # the same line twice (a retransmitting adapter)
-        board.write(format_message(BallReading(1, 9, 900, 1500, 2500, 5000), 41))
+        board.write(format_message(Heartbeat(10, 1), 41))
+        board.write(first)  # and once more, a line later
+        board.write(format_message(BallReading(1, 9, 900, 1500, 2500, 5000), 42))
         assert wait_until(lambda: sum(isinstance(e, BallSensed) for e in events) == 2)
-        assert "1 repeated lines ignored" in reader.status_text
+        assert "2 repeated lines ignored" in reader.status_text
     assert sum(e.count for e in events if isinstance(e, BallPassed)) == 2
-    assert reader.repeated == 1 and reader.lost == 0
+    assert reader.repeated == 2 and reader.lost == 0
 
 
 def test_lost_lines_are_told_apart_from_lost_balls(board):
