@@ -26,6 +26,7 @@ FORMAT = "table-companion-calibration"
 VERSION = 1
 Rect = tuple[int, int, int, int]  # x, y, width, height in frame pixels
 ENDS = ("left", "right", "top", "bottom")
+LAB_RANGE = 200.0  # L*a*b* values lie within about ±128 (L* 0-100): beyond is no colour
 
 
 @dataclass(frozen=True)
@@ -142,6 +143,8 @@ def from_json(data: Any) -> Calibration:
             or len(lab) != 3
             or not sigma > 0
             or not all(np.isfinite(lab))
+            or max(abs(v) for v in lab) > LAB_RANGE
+            or not np.isfinite(sigma)
         ):
             raise CalibrationError(f"prototype #{i} is malformed: {p!r}")
         protos.append(Prototype(colour, lab, sigma, samples))

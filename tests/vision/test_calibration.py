@@ -62,6 +62,14 @@ def test_damaged_file_gives_a_clear_error(tmp_path, damage, words):
     assert path.read_text() == damage  # reported, never rewritten
 
 
+@pytest.mark.parametrize("lab, sigma", [([1e300, 0, 0], 5.0), ([50, 0, 0], float("inf"))])
+def test_a_prototype_that_is_no_colour_is_refused(lab, sigma):
+    data = to_json(_cal())
+    data["prototypes"][0].update(lab=lab, sigma=sigma)
+    with pytest.raises(CalibrationError, match="prototype #0 is malformed"):
+        from_json(json.loads(json.dumps(data)))
+
+
 @pytest.mark.parametrize(
     "field, value",
     [
