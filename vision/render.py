@@ -136,19 +136,22 @@ def scene_calibration(size: tuple[int, int] = (640, 480)) -> Calibration:
 # Rendering --------------------------------------------------------------------------------
 
 
+def wood(size: tuple[int, int]) -> np.ndarray:
+    """The bare wooden table's reflectance, with its grain (a new array: draw on it)."""
+    w, h = size
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+    grain = 1.0 + 0.1 * np.sin(ys * 0.21 + 3 * np.sin(xs * 0.013 + 1.7))
+    return (grain[..., None] * linear(WOOD_SRGB)).astype(np.float32)
+
+
 @functools.lru_cache(maxsize=4)
 def _albedo(size: tuple[int, int]) -> np.ndarray:
     """The empty table's reflectance: wood, the grey tray with five cups, the white patch."""
-    w, h = size
     g = _geometry(size)
-    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
-    grain = 1.0 + 0.1 * np.sin(ys * 0.21 + 3 * np.sin(xs * 0.013 + 1.7))
-    albedo = np.empty((h, w, 3), np.float32)
-    albedo[:] = linear(WOOD_SRGB)
-    albedo *= grain[..., None]
+    albedo = wood(size)
     tx, ty, tw, th = g["tray"]
     cv2.rectangle(albedo, (tx, ty), (tx + tw, ty + th), linear(TRAY_SRGB).tolist(), cv2.FILLED)
-    cups = np.zeros((h, w), np.float32)
+    cups = np.zeros(albedo.shape[:2], np.float32)
     for cx, cy in g["cups"]:
         cv2.ellipse(
             cups,

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.render import LIGHTS, PALETTE_SRGB, WHITE_SRGB, WOOD_SRGB
+from vision.render import LIGHTS, PALETTE_SRGB, WHITE_SRGB, wood
 
 try:  # the light and camera model (vision/lighting.py once render.py is split)
     from vision.lighting import CROSSTALK, LIGHT_SOURCES, encode, light_field, linear
@@ -121,10 +121,7 @@ def _poly(img: np.ndarray, pts: np.ndarray, colour) -> None:
 
 @functools.lru_cache(maxsize=2)
 def _wood(size: tuple[int, int]) -> np.ndarray:
-    w, h = size
-    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
-    grain = 1.0 + 0.1 * np.sin(ys * 0.21 + 3 * np.sin(xs * 0.013 + 1.7))
-    out = grain[..., None] * linear(WOOD_SRGB)
+    out = wood(size)
     out.setflags(write=False)
     return out
 

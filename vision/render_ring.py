@@ -40,7 +40,7 @@ from vision.lighting import (
     linear,
     noise_bank,
 )
-from vision.render import PALETTE_SRGB, WHITE_SRGB, WOOD_SRGB
+from vision.render import PALETTE_SRGB, WHITE_SRGB, wood
 
 RING_COLOURS = ("red", "yellow", "green", "cyan", "blue", "magenta")  # circle order
 SECONDARY = ("red", "green", "blue")  # the larger figures
@@ -141,13 +141,8 @@ def random_board(rng: random.Random) -> RingBoard:
 
 @functools.lru_cache(maxsize=4)
 def _albedo(size: tuple[int, int]) -> np.ndarray:
-    w, h = size
     g = ring_geometry(size)
-    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
-    grain = 1.0 + 0.1 * np.sin(ys * 0.21 + 3 * np.sin(xs * 0.013 + 1.7))
-    img = np.empty((h, w, 3), np.float32)
-    img[:] = linear(WOOD_SRGB)
-    img *= grain[..., None]
+    img = wood(size)
     for k, (x, y) in enumerate(g.slots):
         angle = -90 + 30 * k + 90
         box = cv2.boxPoints(((x, y), (g.tile, g.tile), angle))
