@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from companion.events import Event
+
 
 class Cue:
     """Base of every cue."""
@@ -36,8 +38,17 @@ class Scored(Cue):
 
 @dataclass(frozen=True)
 class AskHuman(Cue):
+    """A question for the people at the table. `choices` are the likely answers in words;
+    `answers`, when given, is what each choice does (the event a tap on it submits), in the
+    same order: the screen offers them as buttons. Without answers, the choices are a hint."""
+
     question: str
     choices: tuple[str, ...] = ()
+    answers: tuple[Event, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.answers and len(self.answers) != len(self.choices):
+            raise ValueError("an AskHuman needs one choice per answer")
 
 
 @dataclass(frozen=True)

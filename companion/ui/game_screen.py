@@ -1,5 +1,7 @@
 """The frame every game screen shares: title, phase line, countdown, undo/redo, scoreboard,
-and a banner for questions and refusals (over the title, so nothing moves). A game's own
+and a banner for questions and refusals (over the title, so nothing moves). A question that
+carries its answers is laid over the body instead, one big button per answer (question.py),
+until it is answered, put aside with "Other…", or the game moves past it. A game's own
 screen fills `self.body`. One guard for every control: a tap that starts within 0.3 s of a
 tap that moved the game on is dropped (fingers bounce; the screen under them just changed).
 
@@ -25,6 +27,7 @@ from companion.codec import jsonable
 from companion.errors import IllegalMove
 from companion.events import Event
 from companion.ui import widgets  # noqa: F401  (registers the widget kv rules)
+from companion.ui.question import QuestionPanel
 from companion.ui.results import offer_results
 from companion.ui.widgets import BigButton
 
@@ -68,6 +71,8 @@ class GameScreen(Screen):
             ),
         )
         self._on_screen = False
+        self._questions: list[tuple[C.AskHuman, tuple]] = []  # (question, stage when asked)
+        self.question_panel: QuestionPanel | None = None
         self.build()
         self.refresh()
 
@@ -216,7 +221,9 @@ class GameScreen(Screen):
             Clock.schedule_once(lambda dt: offer_results(self))
 
     def _show_cue(self, cue) -> None:
-        if isinstance(cue, C.AskHuman):
+        if isinstance(cue, C.AskHuman) and cue.answers:
+            self.ask(cue)
+        elif isinstance(cue, C.AskHuman):
             self.show_banner(cue.question, "ask")
         elif isinstance(cue, C.ErrorCue):
             self.show_banner(cue.message, "error")
@@ -227,6 +234,70 @@ class GameScreen(Screen):
             self.show_banner(f"{names} {'win' if len(cue.winners) > 1 else 'wins'}!", "info")
         elif isinstance(cue, C.TimeUp):
             self.show_banner("Time is up!", "ask")
+
+    # questions with answers ----------------------------------------------------------------
+    def ask(self, question: C.AskHuman) -> None:
+        """Offer a question's answers as buttons over the body (after any still waiting)."""
+        if all(q != question for q, _ in self._questions):
+            self._questions.append((question, self._stage()))
+        self._update_question()
+
+    def question_open(self, question: C.AskHuman, stage) -> bool:
+        """Is the question still worth asking? Not once the game moved on (another phase or
+        player than when it was asked), nor once an answer would be refused. Game screens
+        may know more (a prediction entered by other means answers it too)."""
+        if self._stage() != stage:
+            return False
+        game, state = self.session.game, self.session.state
+        for answer in question.answers:
+            try:
+                game.apply(state, answer)
+            except IllegalMove:
+                return False
+        return True
+
+    def question_other(self, question: C.AskHuman) -> None:
+        """On "Other…": the game's own entry takes over (games prefill it)."""
+
+    def answer(self, index: int) -> None:
+        question = self.question_panel.ask if self.question_panel else None
+        if question is None or not self._apply(question.answers[index]):
+            return
+        self._questions = [(q, st) for q, st in self._questions if q != question]
+        self.refresh()
+
+    def other_answer(self) -> None:
+        question = self.question_panel.ask if self.question_panel else None
+        if question is None:
+            return
+        self._questions = [(q, st) for q, st in self._questions if q != question]
+        self.question_other(question)
+        self.refresh()
+
+    def _update_question(self) -> None:
+        """Show the first question still open, or none."""
+        self._questions = [(q, st) for q, st in self._questions if self.question_open(q, st)]
+        first = self._questions[0][0] if self._questions else None
+        panel = self.question_panel
+        if panel is not None and panel.ask == first:
+            return
+        if panel is not None:
+            panel.unfollow()
+            self.remove_widget(panel)
+            self.question_panel = None
+        if first is None:
+            return
+        row = self.ids.body.parent  # the body and the scoreboard: covered, nothing moves
+        panel = QuestionPanel(first, self.answer, self.other_answer, size_hint=(None, None))
+
+        def follow(*_):
+            panel.pos, panel.size = row.pos, row.size
+
+        follow()
+        row.bind(pos=follow, size=follow)
+        panel.unfollow = lambda: row.unbind(pos=follow, size=follow)
+        self.question_panel = panel
+        self.add_widget(panel)
 
     def _clear_banner(self, _dt) -> None:
         self.banner_text = ""
@@ -249,6 +320,7 @@ class GameScreen(Screen):
         self.ids.undo.disabled = not self.session.can_undo
         self.ids.redo.disabled = not self.session.can_redo
         self._update_countdown()
+        self._update_question()
 
     def _update_countdown(self) -> None:
         cd, timer = self.ids.countdown, self.session.timer

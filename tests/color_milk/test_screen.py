@@ -335,3 +335,65 @@ def test_the_table_s_undo_button_undoes_and_says_so(make):
     Clock.tick()
     assert screen.state.player("Anna").prediction == ()
     assert screen.banner_text == "Undone" and screen.ids.undo.disabled  # nothing left to undo
+
+
+def revealed(screen):
+    """All five balls out: the predictions are being revealed."""
+    for slot, colour in enumerate(("blue", "pink", "orange", "green", "blue")):
+        screen.submit(BallSeen(colour, slot, 1.0))
+    assert screen.state.phase == "check"
+
+
+def cards_read(screen, zone, colours, confidences=None):
+    """The camera sees the same cards in a seat's zone twice in a row (a steady reading)."""
+    from companion.card_readings import ZoneRead
+
+    reading = ZoneRead(zone, tuple(colours), tuple(confidences or [0.99] * len(colours)))
+    for _ in range(2):
+        from_table(screen, reading)
+    Clock.tick()  # the question reaches the screen on its next frame
+
+
+def test_a_question_about_cards_offers_the_likely_predictions_as_big_buttons(make, docs_shot):
+    screen = make()
+    revealed(screen)
+    cards_read(screen, "seat2", ("purple", "pink"))
+    panel = screen.question_panel
+    assert panel is not None and "Seat 2 (Ben)" in panel.ask.question
+    labels = [b.text for b in panel.buttons]
+    assert labels == ["pink + purple: free", "pink + purple: double"]
+    assert panel.other.text == "Other…"
+    assert_touchable(screen)
+    docs_shot(screen, "color-milk-card-question")
+    panel.buttons[1].dispatch("on_release")
+    ben = screen.state.player("Ben")
+    assert (ben.prediction, ben.zone) == (("pink", "purple"), "double")
+    assert screen.question_panel is None and panel.parent is None  # answered: it goes away
+
+
+def test_other_opens_the_pad_for_that_player_with_the_cards_as_read(make):
+    screen = make()
+    revealed(screen)
+    cards_read(screen, "seat3", ("orange", "orange"))
+    assert [b.text for b in screen.question_panel.buttons] == ["orange: free"]
+    screen.question_panel.other.dispatch("on_release")
+    assert screen.question_panel is None
+    assert (screen.selected, screen.draft) == ("Cleo", ("orange",))
+    screen.tap_colour("green")
+    screen.confirm_prediction()
+    assert screen.state.player("Cleo").prediction == ("green", "orange")
+
+
+def test_a_question_goes_away_once_the_prediction_is_entered_otherwise(make):
+    screen = make()
+    revealed(screen)
+    cards_read(screen, "seat2", ("purple", "pink"))
+    cards_read(screen, "seat3", ("green", "blue", "pink"))
+    assert "Ben" in screen.question_panel.ask.question  # one at a time, in turn
+    screen.select("Ben")
+    screen.tap_colour("blue")
+    screen.confirm_prediction()  # Ben's prediction tapped on the pad instead
+    assert "Cleo" in screen.question_panel.ask.question
+    screen.submit(Predict("Anna", ("blue",)))
+    screen.submit(Predict("Cleo", ("blue",)))  # the round moves on to choosing
+    assert screen.state.phase == "choose" and screen.question_panel is None

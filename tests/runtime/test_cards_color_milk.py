@@ -79,9 +79,13 @@ def test_revealed_cards_become_predictions_or_questions(table):
     assert session.state.player("Ann").prediction == ("blue", "green", "orange", "pink")
     seen: list = []
     bo = ask_naming(asks, seen, "Seat 2 (Bo)")
-    assert "pink + purple" in bo.question and bo.choices == ("free", "double")
+    assert "pink + purple" in bo.question
+    assert bo.answers == (
+        Predict("Bo", ("pink", "purple")),
+        Predict("Bo", ("pink", "purple"), "double"),
+    )
     cy = ask_naming(asks, seen, "Seat 3 (Cy)")
-    assert "orange read twice" in cy.question and cy.choices[0] == "orange"
+    assert "orange read twice" in cy.question and cy.answers == (Predict("Cy", ("orange",)),)
     assert session.state.player("Bo").prediction == ()
     assert session.state.player("Cy").prediction == ()
     # the answers are taps; then the round goes on and the card reader stops

@@ -1,5 +1,7 @@
 """Color Milk's card branch of `interpret`, pure: what a steady zone reading means."""
 
+from dataclasses import replace
+
 from companion.card_readings import ZoneRead
 from companion.events import BallSeen
 from companion.game import GameConfig
@@ -78,3 +80,55 @@ def test_a_prediction_already_tapped_is_never_changed_and_readers_follow_the_pha
     assert out == []
     fresh = GAME.initial_state(GameConfig(("Ann",)))
     assert [s.kind for s in readers(fresh)] == ["balls"]  # predictions are still secret
+
+
+def asked(state, reading):
+    """The question the rules ask for a steady `reading`: (event, AskHuman cue)."""
+    (event,), _ = feed(state, [reading] * 2)
+    new, cues = GAME.apply(state, event)
+    assert new == state  # asking changes nothing
+    (cue,) = cues
+    return event, cue
+
+
+def test_the_likely_predictions_are_offered_as_answers_and_each_is_legal():
+    state = revealing()
+    _, cue = asked(state, ZoneRead("seat2", ("purple", "pink"), (1.0, 0.99)))
+    assert cue.answers == (
+        Predict("Bo", ("pink", "purple")),
+        Predict("Bo", ("pink", "purple"), "double"),
+    )
+    assert cue.choices == ("pink + purple: free", "pink + purple: double")
+    _, cue = asked(state, ZoneRead("seat1", ("green", "blue", "pink"), (1.0,) * 3))
+    assert cue.answers[1] == Predict("Ann", ("blue", "green", "pink"), "triple")
+    _, cue = asked(state, ZoneRead("seat2", ("pink", "blue"), (0.5, 0.99)))
+    # doubtful pink: the cards as read, then only the sure ones
+    assert cue.answers == (
+        Predict("Bo", ("blue", "pink")),
+        Predict("Bo", ("blue", "pink"), "double"),
+        Predict("Bo", ("blue",)),
+    )
+    _, cue = asked(state, ZoneRead("seat2", ("orange", "orange"), (0.99, 0.99)))
+    assert cue.answers == (Predict("Bo", ("orange",)),)
+    for answer in cue.answers:
+        GAME.apply(state, answer)  # raises if the rules refuse it
+
+
+def test_a_zone_bonus_already_paid_is_not_offered_again():
+    state = revealing()
+    state, _ = GAME.apply(state, Predict("Ann", ("blue", "pink"), "double"))
+    state, _ = GAME.apply(state, Predict("Bo", ("green",)))
+    assert state.phase == "choose" and state.player("Ann").zone_done == ("double:blue+pink",)
+    state = replace(
+        state,
+        phase="check",
+        players=tuple(replace(p, prediction=(), zone="", fulfilled=None) for p in state.players),
+    )
+    _, cue = asked(state, ZoneRead("seat1", ("pink", "blue"), (1.0, 1.0)))
+    assert cue.answers == (Predict("Ann", ("blue", "pink")),)  # the double paid already
+
+
+def test_a_question_from_an_older_log_keeps_its_words_without_answers():
+    state = revealing()
+    _, cues = GAME.apply(state, CardsToConfirm("Bo", "Which cards?", ("free", "double")))
+    assert cues[0].choices == ("free", "double") and cues[0].answers == ()

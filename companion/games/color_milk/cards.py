@@ -8,6 +8,9 @@ Zone `seatN` lies in front of the N-th player. While the round's predictions are
   knows, so a question with the colours filled in (`CardsToConfirm`), answered by a tap;
 - anything doubtful (below the ask threshold, a card it cannot read, a colour twice, cards
   touching, more than 5 cards, something that is no card): a question naming the seat.
+A question's answers are the likely predictions (`answers`): each colour set read as a free
+prediction and, with 2 or 3 colours, as the board's double or triple while its bonus is
+still to be had; the screen offers them as buttons.
 A prediction already entered (tapped or read) is never changed by the camera, and each
 question is asked once for one reading.
 """
@@ -22,7 +25,7 @@ from companion.errors import IllegalMove
 from companion.events import Event, event
 from companion.games.color_milk.events import NAMESPACE, Predict
 from companion.games.color_milk.mill import COLOURS
-from companion.games.color_milk.state import MilkState
+from companion.games.color_milk.state import MilkState, zone_entry
 
 STEADY = 2  # frames in a row that must agree (a card still being laid flickers)
 PHASE = "check"  # the balls are out, predictions are being revealed
@@ -31,11 +34,17 @@ PHASE = "check"  # the balls are out, predictions are being revealed
 @event(NAMESPACE)
 class CardsToConfirm(Event):
     """The camera saw a player's cards but leaves the entry to a person: `question` names
-    the seat and what was read; `choices` are the likely answers. Changes nothing."""
+    the seat and what was read; `readings` are the colour sets the cards likely show, best
+    first (`choices`, words only, is what older logs carry instead). Changes nothing."""
 
     player: str
     question: str
     choices: tuple[str, ...] = ()
+    readings: tuple[tuple[str, ...], ...] = ()
+
+
+ZONE_OF_SIZE = {2: "double", 3: "triple"}
+MAX_ANSWERS = 5
 
 
 def ask(state: MilkState, ev: CardsToConfirm):
@@ -43,7 +52,31 @@ def ask(state: MilkState, ev: CardsToConfirm):
     state.player(ev.player)
     if state.phase != PHASE:
         raise IllegalMove("predictions are not being revealed now")
-    return state, [c.AskHuman(ev.question, tuple(ev.choices))]
+    found = answers(state, ev)
+    if not found:
+        return state, [c.AskHuman(ev.question, tuple(ev.choices))]
+    return state, [c.AskHuman(ev.question, tuple(_words(p) for p in found), found)]
+
+
+def answers(state: MilkState, ev: CardsToConfirm) -> tuple[Predict, ...]:
+    """The predictions the player likely revealed, at most MAX_ANSWERS: each reading as a
+    free prediction, and as the double/triple of the prediction zone when it has 2 or 3
+    colours and that zone entry has not paid its bonus yet (its once-a-game rule)."""
+    player = state.player(ev.player)
+    out: list[Predict] = []
+    for read in ev.readings:
+        colours = tuple(col for col in COLOURS if col in read)
+        if not colours or len(colours) != len(set(read)):
+            continue  # not prediction cards: no answer to offer
+        out.append(Predict(player.name, colours))
+        zone = ZONE_OF_SIZE.get(len(colours))
+        if zone and zone_entry(zone, colours) not in player.zone_done:
+            out.append(Predict(player.name, colours, zone))
+    return tuple(dict.fromkeys(out))[:MAX_ANSWERS]
+
+
+def _words(p: Predict) -> str:
+    return " + ".join(p.colours) + (f": {p.zone}" if p.zone else ": free")
 
 
 @dataclass(frozen=True)
@@ -121,14 +154,29 @@ def _meaning(state: MilkState, seat: int, r: ZoneRead) -> Event:
         else ""
     )
     if problem:
-        return CardsToConfirm(name, f"{who}: {problem}. Which cards did {name} reveal?", likely[:5])
+        as_read = tuple(col for col in COLOURS if col in read)
+        sure = tuple(
+            col
+            for col in COLOURS
+            if any(
+                x == col and conf >= state.ask_threshold
+                for x, conf in zip(r.colours, r.confidences, strict=True)
+            )
+        )
+        return CardsToConfirm(
+            name,
+            f"{who}: {problem}. Which cards did {name} reveal?",
+            likely[:5],
+            tuple(x for x in dict.fromkeys((as_read, sure)) if x),
+        )
     colours = tuple(sorted(read, key=COLOURS.index))
     if len(colours) in (2, 3):
-        zone = "double" if len(colours) == 2 else "triple"
+        zone = ZONE_OF_SIZE[len(colours)]
         return CardsToConfirm(
             name,
             f"{who}: {' + '.join(colours)}. A free prediction, or the {zone} of the "
             "prediction zone?",
             ("free", zone),
+            (colours,),
         )
     return Predict(name, colours)

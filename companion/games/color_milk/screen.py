@@ -452,6 +452,23 @@ class GameScreen(BaseGameScreen):
                 self.draft, self.zone = (), ""
                 self.refresh()
 
+    # questions from the camera ----------------------------------------------------------
+    def question_open(self, question, stage) -> bool:
+        """A question about a player's cards is moot once that player's prediction is in
+        (tapped on the pad, or read again)."""
+        s = self.state
+        for answer in question.answers:
+            if isinstance(answer, Predict) and s.player(answer.player).prediction:
+                return False
+        return super().question_open(question, stage)
+
+    def question_other(self, question) -> None:
+        """On "Other…": the pad, for that player, with the cards as read filled in."""
+        first = next((a for a in question.answers if isinstance(a, Predict)), None)
+        if first is not None:
+            self.selected, self.target_slot = first.player, None
+            self.draft, self.zone = first.colours, ""
+
     def tally(self, item: str, delta: int) -> None:
         self.submit(Tally(self.selected, item, delta))
 
