@@ -6,6 +6,7 @@ from companion.clock import FakeClock  # noqa: E402
 from companion.game import GameConfig  # noqa: E402
 from companion.games import load  # noqa: E402
 from companion.games.node import PlaceCard  # noqa: E402
+from companion.games.node.geometry import footprint  # noqa: E402
 from companion.session import Session  # noqa: E402
 from companion.ui.context import AppContext  # noqa: E402
 from companion.ui.render import ensure_window, pump  # noqa: E402
@@ -296,3 +297,81 @@ def test_a_cluster_badge_never_hides_the_colour_of_its_node(data_dir, tmp_path):
         patch = img[top : top + int(cell) - 4, left : left + int(cell) - 4][:, :, ::-1]
         same = (abs(patch.astype(int) - rgb).sum(axis=2) < 40).mean()
         assert same > 0.4, ((r, c), same)  # most of the cell still shows its colour
+
+
+def camera_reads(screen, reading):
+    """A reading from the camera, through the runtime's engine thread, then a frame."""
+    from kivy.clock import Clock
+
+    screen.ctx.table_event(reading)
+    assert screen.ctx.runtime.drain(5)
+    Clock.tick()
+
+
+def camera_buttons(screen):
+    return [b.text for b in screen.palette.children[::-1]]
+
+
+def test_an_unsure_camera_card_is_shown_on_the_grid_and_confirm_places_it(data_dir, docs_shot):
+    from companion.games.node.events import CardRead
+
+    screen, session = make_screen(data_dir)
+    session.submit(PlaceCard("Anna", card("rrr/bbb"), 6, 9))
+    screen.refresh()
+    unsure = ((1.0, 0.5, 1.0), (1.0, 1.0, 1.0))
+    camera_reads(screen, CardRead((card("yyy"), card("rrr")), 5, 9, unsure))
+    assert session.state.proposal is not None and session.state.played == 1
+    assert camera_buttons(screen) == ["Confirm", "Correct"]
+    assert "unsure of 1 node" in screen.reason_label.text
+    shown = {(5, 9): "yellow", (5, 10): "yellow", (5, 11): "yellow", (6, 9): "red"}
+    assert shown.items() <= screen.table.preview.items() and screen.table.preview_ok
+    for b in screen.palette.children:
+        assert b.width >= MIN_TOUCH and b.height >= MIN_TOUCH
+    docs_shot(screen, "node-camera-card")
+    screen.palette.children[-1].dispatch("on_release")  # Confirm
+    assert session.state.played == 2 and session.state.at((5, 10)) == "yellow"
+    assert session.state.asked is None and "Confirm" not in camera_buttons(screen)
+
+
+def test_correct_opens_the_editor_with_the_camera_s_card(data_dir):
+    from companion.games.node.events import CardRead
+
+    screen, session = make_screen(data_dir)
+    session.submit(PlaceCard("Anna", card("rrr/bbb"), 6, 9))
+    screen.refresh()
+    tall = (card("ry"), card("ry"), card("by"))  # lying tall: turned from the printed card
+    camera_reads(screen, CardRead(tall, 5, 11, ((0.5, 1.0),) * 3))
+    proposal = session.state.proposal
+    assert proposal is not None and proposal.rotation == 90
+    screen.palette.children[0].dispatch("on_release")  # Correct
+    assert screen.card == list(proposal.colours) and screen.rotation == 90
+    assert screen._top_left() == (5, 11) and screen.table.preview_ok
+    assert screen.table.preview == footprint(proposal.colours, 2, 3, 5, 11, 90)
+    assert "Confirm" not in camera_buttons(screen)  # the palette is back for the editor
+    # the camera was wrong about the node on (5, 12): it is green
+    node = next(
+        i
+        for i in range(6)
+        if footprint(
+            tuple("x" if j == i else c for j, c in enumerate(proposal.colours)), 2, 3, 5, 11, 90
+        )[(5, 12)]
+        == "x"
+    )
+    screen._choose_paint("green")
+    screen.editor.children[::-1][node].dispatch("on_release")
+    screen.place_button.dispatch("on_release")
+    assert session.state.played == 2 and session.state.at((5, 12)) == "green"
+
+
+def test_a_card_the_rules_refuse_is_shown_in_red_with_the_reason(data_dir):
+    from companion.games.node.events import CardRead
+
+    screen, session = make_screen(data_dir)
+    session.submit(PlaceCard("Anna", card("rrr/bbb"), 6, 9))
+    screen.refresh()
+    sure = ((1.0,) * 3,) * 2
+    camera_reads(screen, CardRead((card("ggg"), card("ggg")), 6, 9, sure))
+    assert session.state.proposal is None and session.state.asked.refused
+    assert "cannot cover a red" in screen.reason_label.text
+    assert camera_buttons(screen) == ["Correct"]  # nothing to confirm
+    assert not screen.table.preview_ok and screen.table.preview[(6, 9)] == "green"

@@ -53,12 +53,12 @@ def test_an_unsure_reading_asks_and_next_confirms_it(state):
     (ev,) = sense(state, read)
     assert isinstance(ev, CardProposed) and "unsure of 1 node" in ev.question
     asked, cues = GAME.apply(state, ev)
-    assert asked.played == 1 and asked.proposal is not None
+    assert asked.played == 1 and asked.proposal is not None and asked.asked == ev
     assert [type(c) for c in cues] == [AskHuman] and "Press next" in cues[0].question
     (confirm,) = sense(asked, ButtonPressed("next"))
     assert confirm == asked.proposal
     placed, _ = GAME.apply(asked, confirm)
-    assert placed.played == 2 and placed.proposal is None
+    assert placed.played == 2 and placed.proposal is None and placed.asked is None
     # next with nothing proposed does nothing; the reader's own doubt also asks
     assert sense(placed, ButtonPressed("next")) == ()
     doubt = CardRead(read.colours, 5, 8, SURE, "the card lies between two grid positions")
@@ -75,9 +75,12 @@ def test_an_unsure_reading_asks_and_next_confirms_it(state):
 )
 def test_a_reading_the_rules_refuse_comes_back_with_the_reason(state, colours, row, col, why):
     (ev,) = sense(state, CardRead(colours, row, col, ((1.0,) * len(colours[0]),) * len(colours)))
-    assert isinstance(ev, CardProposed) and why in ev.question and ev.colours == ()
+    assert isinstance(ev, CardProposed) and why in ev.question and ev.refused
+    assert (ev.player, ev.row, ev.col) == ("bob", row, col)  # what was seen, to show it
     new, cues = GAME.apply(state, ev)
     assert new.proposal is None and new.played == 1 and why in cues[0].question
+    assert new.asked == ev  # kept for the screen, with nothing to confirm
+    assert sense(new, ButtonPressed("next")) == ()
 
 
 def test_a_reading_of_another_shape_is_asked(state):

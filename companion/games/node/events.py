@@ -51,9 +51,9 @@ class CardRead(Event):
 @event("node")
 class CardProposed(Event):
     """A camera reading a person must look at. `question` says what is unsure, or why the
-    rules refuse the card as read. When the rules would take it, the placement read
-    (`player` ... `rotation`, as in PlaceCard) waits for one press of "next" to confirm;
-    `colours` is empty when there is nothing to confirm."""
+    rules refuse the card as read. The placement read (`player` ... `rotation`, as in
+    PlaceCard) is shown on the grid; when the rules would take it (not `refused`), it waits
+    for one press of "next" to confirm. `colours` is empty when no card could be made out."""
 
     question: str
     player: str = ""
@@ -61,3 +61,4 @@ class CardProposed(Event):
     row: int = 0
     col: int = 0
     rotation: int = 0
+    refused: bool = False

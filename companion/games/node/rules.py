@@ -73,6 +73,7 @@ class NodeState:
     over: bool = False
     winners: tuple[str, ...] = ()
     proposal: PlaceCard | None = None  # a camera reading waiting for a person (sensing.py)
+    asked: CardProposed | None = None  # the camera's question, shown until a card is played
 
     @property
     def middle(self) -> Cell:
@@ -206,9 +207,9 @@ class Node(GameBase):
     def _proposed(self, state: NodeState, event: CardProposed) -> tuple[NodeState, list[Cue]]:
         """A camera reading that needs a person: keep the placement to confirm, ask."""
         placement = None
-        if event.colours:
+        if event.colours and not event.refused:
             placement = PlaceCard(event.player, event.colours, event.row, event.col, event.rotation)
-        return replace(state, proposal=placement), [AskHuman(event.question)]
+        return replace(state, proposal=placement, asked=event), [AskHuman(event.question)]
 
     def apply(self, state: NodeState, event: Event) -> tuple[NodeState, list[Cue]]:
         if state.over:
@@ -223,7 +224,7 @@ class Node(GameBase):
             raise IllegalMove(f"no player called {event.player!r}")
         if event.player != state.current:
             raise IllegalMove(f"it is {state.current}'s turn, not {event.player}'s")
-        state = replace(state, proposal=None)  # a placement or discard answers any proposal
+        state = replace(state, proposal=None, asked=None)  # a card played answers the camera
         if isinstance(event, Discard):
             return self._discard(state, event)
         return self._place(state, event)

@@ -5,6 +5,11 @@ Then tap the table, or drag the card: it follows the finger, green where it fits
 reason underneath) where it does not; drag the table itself to see more of it (table_view.py).
 "Place" puts it down. Cards are plain data
 (`set_card(colours)`), so a camera card reader can fill the editor instead of fingers.
+
+When the camera asks about a card (state.asked), the grid shows the card as read, outlined
+(green: the rules take it, red: they refuse it) with the camera's words under it, and the
+palette row gives way to "Confirm" (as the table's next button) and "Correct" (the editor,
+filled in with the reading).
 """
 
 from __future__ import annotations
@@ -21,7 +26,7 @@ from companion.ui import colours
 from companion.ui.game_screen import GameScreen as BaseScreen
 from companion.ui.widgets import BigButton, ColourButton, caption
 
-from .events import Discard, NoCardsLeft, PlaceCard
+from .events import CardProposed, Discard, NoCardsLeft, PlaceCard
 from .geometry import footprint
 from .rules import GAME as RULES
 from .table_view import TableView
@@ -77,6 +82,7 @@ class NodeScreen(BaseScreen):
         self.paint = s.colours[0]
         self.rotation = 0
         self.anchor: tuple[int, int] | None = None  # table cell under the card's centre
+        self.correcting: CardProposed | None = None  # the camera's reading being corrected
         row = BoxLayout(spacing=dp(6))
         left = BoxLayout(orientation="vertical", spacing=dp(4))
         self.table = TableView(cell_touched=self._touch_cell)
@@ -138,6 +144,18 @@ class NodeScreen(BaseScreen):
 
     def _fill_palette(self) -> None:
         self.palette.clear_widgets()
+        asked = self.camera_question()
+        if asked is not None:
+            # the camera's card: confirm it as read, or correct it in the editor
+            if not asked.refused:
+                self.palette.add_widget(
+                    BigButton(text="Confirm", tint=colours.OK, on_release=lambda *_: self.confirm())
+                )
+            if asked.colours:
+                self.palette.add_widget(
+                    BigButton(text="Correct", on_release=lambda *_: self.correct())
+                )
+            return
         for colour in self.state.colours:
             self.palette.add_widget(
                 ColourButton(
@@ -178,11 +196,66 @@ class NodeScreen(BaseScreen):
         r, c = self.anchor
         return r - (h - 1) // 2, c - (w - 1) // 2
 
+    # the camera's card ---------------------------------------------------------------------
+    def camera_question(self) -> CardProposed | None:
+        """The camera's reading to show, unless the game is over or it is being corrected."""
+        asked = self.state.asked
+        if asked is None or self.state.over or asked == self.correcting:
+            return None
+        return asked
+
+    def confirm(self) -> None:
+        """The card as the camera read it, like the table's next button."""
+        if self.state.proposal is not None:
+            self.submit(self.state.proposal)
+
+    def correct(self) -> None:
+        """The editor, filled in with the camera's reading, where it was seen."""
+        asked = self.camera_question()
+        if asked is None or not asked.colours:
+            return
+        self.correcting = asked
+        self.set_card(asked.colours)
+        self.rotation = asked.rotation
+        h, w = self.state.card_height, self.state.card_width
+        if asked.rotation in (90, 270):
+            h, w = w, h
+        self.anchor = (asked.row + (h - 1) // 2, asked.col + (w - 1) // 2)
+        self._fill_palette()
+        self._update_preview()
+
+    def _show_camera(self, asked: CardProposed) -> None:
+        s = self.state
+        shown = {}
+        if asked.colours:
+            shown = footprint(
+                asked.colours, s.card_height, s.card_width, asked.row, asked.col, asked.rotation
+            )
+        self.table.preview = {
+            cell: c
+            for cell, c in shown.items()
+            if 0 <= cell[0] < s.height and 0 <= cell[1] < s.width
+        }
+        self.table.preview_ok = not asked.refused
+        self.table.redraw_preview()
+        self._show_rotation()
+        self.reason = asked.question
+        self.reason_label.text = asked.question
+        self.reason_label.color = colours.DANGER if asked.refused else colours.TEXT
+
     def _update_preview(self) -> None:
         s = self.state
         if s.over:
             self.table.preview, self.reason = {}, ""
             self.reason_label.text = "Game over"
+            return
+        asked = self.camera_question()
+        camera = asked is not None
+        self.reason_label.height = dp(44) if camera else dp(22)
+        self.reason_label.shorten = not camera
+        self.reason_label.font_size = "14sp" if camera else "16sp"
+        if camera:
+            self._show_camera(asked)
             return
         if self.anchor is None:
             self.anchor = s.middle
@@ -236,6 +309,9 @@ class NodeScreen(BaseScreen):
         self.place_button.disabled = self.discard_button.disabled = over
         # when the app counts the deck it ends the game itself
         self.end_button.disabled = over or self.state.deck is not None
+        if self.correcting is not None and self.state.asked != self.correcting:
+            self.correcting = None  # answered, or a new reading came
+        self._fill_palette()
         self._update_preview()
 
 

@@ -50,7 +50,13 @@ def interpret(state, reading: Event, memory: Any) -> tuple[tuple[Event, ...], An
         return (
             CardProposed(
                 f"The camera sees {seen} at {where}, but {exc}: "
-                "fix the table or correct the reading"
+                "fix the table or correct the reading",
+                placement.player,
+                placement.colours,
+                placement.row,
+                placement.col,
+                placement.rotation,
+                refused=True,
             ),
         ), memory
     unsure = [c for line in reading.confidence for c in line if c < CONFIDENT]
