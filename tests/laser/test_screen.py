@@ -252,3 +252,77 @@ def test_a_refusal_while_entering_the_board_moves_no_tile(data_dir):
         assert [b.to_window(*b.pos) for b in buttons(screen)] == buttons_before
     finally:
         off_window(screen)
+
+
+RING = (
+    "red",
+    "cat",
+    "yellow",
+    None,
+    "green",
+    "cyan",
+    "blue",
+    "magenta",
+    "red",
+    None,
+    "blue",
+    "cyan",
+)
+
+
+def camera_reads_ring(screen, tile, likely):
+    """The camera reads the ring, unsure of `tile` (likely answers best first)."""
+    from kivy.clock import Clock
+
+    from companion.games.laser.ring_sensing import RingRead
+
+    confidence = tuple(0.3 if i == tile else 1.0 for i in range(12))
+    candidates = tuple(likely if i == tile else (t or "empty",) for i, t in enumerate(RING))
+    reading = RingRead(RING, confidence, candidates, (2, 1, 2, 2, 1, 2), (1.0,) * 6)
+    screen.ctx.table_event(reading)
+    assert screen.ctx.runtime.drain(5)
+    Clock.tick()  # the change reaches the screen on its next frame
+
+
+def test_an_unsure_ring_opens_the_editor_prefilled_with_the_tile_to_check(data_dir, docs_shot):
+    from companion.ui.widgets import ColourButton
+
+    screen, session, _ = make_screen(data_dir)
+    tap(screen, "C")
+    tap(screen, "B")
+    assert session.state.phase == "planning"
+    camera_reads_ring(screen, 4, ("cyan", "green", "empty"))
+    assert session.state.proposed_board is not None and session.state.board is None
+    tap(screen, "Check board")
+    ed = screen.editor
+    assert ed.tiles == [None if t == "cat" else t for t in RING] and ed.cat == 1
+    assert ed.supply == [2, 1, 2, 2, 1, 2]
+    assert ed.unsure == {4: ("cyan", "green", "empty")} and ed.focus == 4
+    answers_row, brush_grid = ed.side.children[::-1][:2]
+    brushes = [b.colour for b in brush_grid.children[::-1] if isinstance(b, ColourButton)]
+    assert brushes[:2] == ["cyan", "green"]  # the likely colours first
+    answers = [b for b in answers_row.children[::-1] if isinstance(b, BigButton)]
+    assert [getattr(b, "colour", b.text) for b in answers] == ["cyan", "green", "empty"]
+    assert_touchable(screen)
+    shoot(docs_shot, screen, "board-from-camera")
+    answers[1].dispatch("on_release")  # it is green after all
+    assert ed.tiles[4] == "green" and ed.unsure == {} and ed.focus is None
+    tap(screen, "Save board")
+    assert screen.editor is None and session.state.proposed_board is None
+    assert session.state.board[0] == tuple(None if t == "cat" else t for t in RING)
+    assert "Check board" not in [b.text for b in buttons(screen)]
+
+
+def test_any_tile_can_be_answered_while_the_camera_s_reading_is_checked(data_dir):
+    screen, session, _ = make_screen(data_dir)
+    tap(screen, "C")
+    tap(screen, "B")
+    camera_reads_ring(screen, 4, ("green", "cyan"))
+    tap(screen, "Check board")
+    ed = screen.editor
+    ed.tap_tile(9)  # an empty tile the camera was sure of: it holds a blue figure
+    assert ed.focus == 9 and ed.unsure[9] == ("empty",)
+    [b for b in ed.side.walk() if getattr(b, "colour", "") == "blue"][0].dispatch("on_release")
+    assert ed.tiles[9] == "blue" and ed.focus == 4  # back to the tile still in question
+    ed.answer("cat")
+    assert ed.cat == 4 and ed.tiles[4] is None and ed.focus is None

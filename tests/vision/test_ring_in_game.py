@@ -8,7 +8,7 @@ import pytest
 
 from companion.game import GameConfig
 from companion.games.laser import GAME
-from companion.games.laser.events import BoardEntered, CardRevealed
+from companion.games.laser.events import BoardEntered, BoardProposed, CardRevealed
 from companion.games.laser.ring_sensing import RingRead, interpret, questions, readers
 from companion.runtime import Runtime
 from companion.session import Session
@@ -83,17 +83,28 @@ def test_an_uncertain_tile_is_asked_and_nothing_is_entered(reader):
     unsure = RingRead(
         reading.tiles, tuple(conf), reading.candidates, reading.spares, reading.spare_confidence
     )
-    events, memory = interpret(revealed(), unsure, None)
-    assert events == () and memory.draft == unsure
+    (proposal,), memory = interpret(revealed(), unsure, None)
+    assert isinstance(proposal, BoardProposed) and memory.draft == unsure
+    assert proposal.tiles == BOARD.tiles and proposal.unsure == (4,)
+    assert proposal.candidates[4][0] == "green" and "tile 4" in proposal.question
+    assert interpret(revealed(), unsure, memory)[0] == ()  # the same draft: proposed once
+    state, (ask,) = GAME.apply(revealed(), proposal)
+    assert state.proposed_board == proposal and state.board is None  # nothing entered
+    assert "tile 4" in ask.question
     (ask,) = questions(unsure, revealed().ask_threshold)
-    assert "tile 5" in ask.question and ask.choices[0] == "green"
+    assert "tile 4" in ask.question and ask.choices[0] == "green"
+    # the board the person then confirms replaces the proposal
+    state, _ = GAME.apply(state, BoardEntered(PLAIN, 1, (2, 1, 2, 2, 1, 2)))
+    assert state.proposed_board is None and state.board is not None
 
 
 def test_two_cats_or_a_hand_enter_nothing(reader):
     tiles = list(BOARD.tiles)
     tiles[3] = "cat"
     reading = RingRead(tuple(tiles), (1.0,) * 12, ((),) * 12, (2,) * 6, (1.0,) * 6)
-    assert interpret(revealed(), reading, None)[0] == ()
+    (proposal,) = interpret(revealed(), reading, None)[0]  # asked, never entered
+    assert isinstance(proposal, BoardProposed) and proposal.unsure == (1, 3, 9)
+    assert "2 cats: check tiles 1, 3 and 9" in proposal.question
     assert interpret(revealed(), RingRead(hand=True), None)[0] == ()
 
 
@@ -102,8 +113,10 @@ def test_competitive_floors_come_from_an_earlier_board(reader):
     for colour, floor in (("yellow", "wood"), ("green", "carpet")):
         state, _ = GAME.apply(state, CardRevealed(colour, floor))
     reading = reader.read(render_ring(BOARD, "daylight", 9)).event()
-    events, memory = interpret(state, reading, None)
-    assert events == () and memory.draft is not None  # no floors known yet: the editor asks
+    (proposal,), memory = interpret(state, reading, None)
+    assert memory.draft is not None  # no floors known yet: the editor asks
+    assert isinstance(proposal, BoardProposed) and proposal.floors is None
+    assert "floors" in proposal.question
     floors = ("wood", "carpet", "ceramic") * 4
     state, _ = GAME.apply(state, BoardEntered(PLAIN, 1, (2, 1, 2, 2, 1, 2), floors))
     state = replace(state, board=None, last_board=state.board)  # as in the next round
@@ -118,6 +131,29 @@ def test_random_boards_enter_only_what_is_on_the_table(reader):
         frame = render_ring(truth, "tungsten", 70 + i)
         events, _ = interpret(revealed(), reader.read(frame).event(), None)
         for ev in events:
+            if isinstance(ev, BoardProposed):
+                continue  # asked, not entered
             assert ev.tiles == tuple(None if t == "cat" else t for t in truth.tiles)
             entered += 1
     assert entered >= 12  # most boards need no question at all
+
+
+def test_a_proposed_board_is_refused_when_it_cannot_be_a_ring_or_comes_too_late():
+    from companion.errors import IllegalMove
+
+    state = revealed()
+    good = BoardProposed(BOARD.tiles, ((),) * 12, (4,), (2, 1, 2, 2, 1, 2))
+    for bad in (
+        replace(good, tiles=BOARD.tiles[:11]),
+        replace(good, tiles=("pink",) + BOARD.tiles[1:]),
+        replace(good, unsure=(12,)),
+        replace(good, supply=(3, 1, 2, 2, 1, 2)),
+        replace(good, candidates=(("pink",),) * 12),
+    ):
+        with pytest.raises(IllegalMove):
+            GAME.apply(state, bad)
+    entered, _ = GAME.apply(state, BoardEntered(PLAIN, 1, (2, 1, 2, 2, 1, 2)))
+    with pytest.raises(IllegalMove, match="already entered"):
+        GAME.apply(entered, good)
+    shown, _ = GAME.apply(state, good)
+    assert shown.proposed_board == good and shown.board is None

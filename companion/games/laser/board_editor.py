@@ -1,5 +1,10 @@
 """A touch editor for the Laser board: tap tiles to set figures, the cat or floors, and the
-colour cards' spare figures. Feeds the referee view and the removed-figure proposal."""
+colour cards' spare figures. Feeds the referee view and the removed-figure proposal.
+
+Opened on the camera's reading (`from_proposal`), it starts from the tiles read; the tiles
+the camera is unsure of are ringed, and the one in question offers its likely answers first
+(a row of big buttons in place of the tools, and the colour brushes in that order). The
+spare figures or the floors, when the camera could not tell them, are marked to check."""
 
 from __future__ import annotations
 
@@ -24,6 +29,7 @@ FLOOR_TINT = {
     "ceramic": (0.75, 0.78, 0.80, 1),
 }
 FLOOR_LETTER = {"wood": "w", "carpet": "c", "ceramic": "e"}
+CAT, EMPTY = "cat", "empty"  # what the camera may say of a tile besides a colour
 
 
 class BoardCircle(Widget):
@@ -81,6 +87,9 @@ class BoardCircle(Widget):
                 if i == ed.cat:
                     Color(1, 1, 1, 1)
                     Line(circle=(x, y, r), width=dp(2.5))
+                if i in ed.unsure:  # the camera is unsure: ringed until a person says
+                    Color(*(colours.ACCENT if i == ed.focus else colours.DANGER))
+                    Line(circle=(x, y, r + dp(2)), width=dp(3.5 if i == ed.focus else 2.5))
 
 
 class BoardEditor(BoxLayout):
@@ -88,9 +97,14 @@ class BoardEditor(BoxLayout):
 
     tool = StringProperty("figure")  # figure | cat | floor
 
-    def __init__(self, mode: str, board=None, **kw):
+    def __init__(self, mode: str, board=None, unsure=None, check=(), **kw):
+        """`unsure`: tile -> likely answers best first (colours, "cat", "empty"), the tiles
+        to check; `check`: other parts to check, "spares" and/or "floors"."""
         super().__init__(spacing=dp(6), **kw)
         self.mode = mode
+        self.unsure: dict[int, tuple[str, ...]] = dict(unsure or {})
+        self.focus: int | None = min(self.unsure) if self.unsure else None
+        self.check = set(check)
         if board is not None:
             tiles, floors, cat, supply = board
             self.tiles = list(tiles)
@@ -109,11 +123,38 @@ class BoardEditor(BoxLayout):
         self.add_widget(self.side)
         self._side()
 
+    @classmethod
+    def from_proposal(cls, mode: str, proposal, **kw) -> BoardEditor:
+        """The editor on the camera's reading (a `BoardProposed`)."""
+        tiles = [t if t in COLOURS else None for t in proposal.tiles]
+        cats = [i for i, t in enumerate(proposal.tiles) if t == CAT]
+        empty = [i for i, t in enumerate(tiles) if t is None]
+        cat = (cats or empty or [0])[0]
+        floors = proposal.floors or [FLOORS[i // 4] for i in range(TILES)]
+        supply = proposal.supply or (CARD_CAPACITY,) * 6
+        unsure = {}
+        for i in proposal.unsure:
+            if i >= 0:
+                likely = proposal.candidates[i] if i < len(proposal.candidates) else ()
+                unsure[i] = tuple(likely) or (proposal.tiles[i] or EMPTY,)
+        check = (["spares"] if -1 in proposal.unsure else []) + (
+            ["floors"] if mode == COMPETITIVE and proposal.floors is None else []
+        )
+        return cls(mode, (tiles, floors, cat, supply), unsure, check, **kw)
+
     def board(self):
         floors = tuple(self.floors) if self.mode == COMPETITIVE else None
         return tuple(self.tiles), floors, self.cat, tuple(self.supply)
 
     def tap_tile(self, i: int) -> None:
+        if self.focus is not None:
+            # checking the camera's reading: a tap picks the tile to answer for
+            if i not in self.unsure:
+                self.unsure[i] = (CAT if i == self.cat else self.tiles[i] or EMPTY,)
+            self.focus = i
+            self._side()
+            self.circle.redraw()
+            return
         if self.tool == "cat":
             if self.tiles[i] is None:
                 self.cat = i
@@ -124,37 +165,96 @@ class BoardEditor(BoxLayout):
             self.tiles[i] = None if self.tiles[i] == self.brush else self.brush
         self.circle.redraw()
 
+    def answer(self, what: str) -> None:
+        """The tile in question holds `what`: a colour, "cat" or "empty"."""
+        i = self.focus
+        if i is None:
+            return
+        if what == CAT:
+            self.tiles[i], self.cat = None, i
+        elif what == EMPTY:
+            self.tiles[i] = None
+        else:
+            self.tiles[i] = what
+        del self.unsure[i]
+        self._next_focus()
+        self._side()
+        self.circle.redraw()
+
+    def _next_focus(self) -> None:
+        self.focus = min(self.unsure) if self.unsure else None
+
     def _side(self) -> None:
         side = self.side
         side.clear_widgets()
+        if self.focus is not None:
+            side.add_widget(self._answers_row(self.focus))
+            self._brushes(side, self.unsure[self.focus])
+            self._spares(side)
+            return
         tools = BoxLayout(size_hint_y=None, height=dp(50), spacing=dp(3))
         names = [("figure", "Figures"), ("cat", "Cat")]
         if self.mode == COMPETITIVE:
             names.append(("floor", "Floors"))
         for key, text in names:
+            tint = colours.ACCENT if self.tool == key else colours.BUTTON
+            if key == "floor" and "floors" in self.check:
+                tint = colours.DANGER  # the camera cannot see floors: set them once
             tools.add_widget(
                 BigButton(
                     text=text,
                     font_size="17sp",
-                    tint=colours.ACCENT if self.tool == key else colours.BUTTON,
+                    tint=tint,
                     on_release=lambda _b, k=key: self._set_tool(k),
                 )
             )
         side.add_widget(tools)
+        self._brushes(side)
+        self._spares(side)
+
+    def _answers_row(self, tile: int) -> BoxLayout:
+        """The tile in question and its likely answers, best first, as big buttons."""
+        row = BoxLayout(size_hint_y=None, height=dp(50), spacing=dp(3))
+        row.add_widget(
+            Label(
+                text=f"Tile {tile}?",
+                font_size="16sp",
+                bold=True,
+                color=colours.TEXT,
+                size_hint_x=None,
+                width=dp(64),
+            )
+        )
+        for what in self.unsure[tile][:3]:
+            if what in COLOURS:
+                b = ColourButton(colour=what)
+            else:
+                b = BigButton(text=what, font_size="17sp")
+            b.bind(on_release=lambda _b, w=what: self.answer(w))
+            row.add_widget(b)
+        return row
+
+    def _brushes(self, side, likely=()) -> None:
+        """The six colours; with a tile in question, its likely colours first."""
+        order = [c for c in likely if c in COLOURS] + [c for c in COLOURS if c not in likely]
         brush = GridLayout(cols=3, size_hint_y=None, height=dp(100), spacing=dp(3))
-        for c in COLOURS:
+        for c in order:
+            tap = (
+                (lambda _b, c=c: self.answer(c)) if likely else (lambda _b, c=c: self._set_brush(c))
+            )
             brush.add_widget(
-                ColourButton(
-                    colour=c,
-                    selected=c == self.brush,
-                    on_release=lambda _b, c=c: self._set_brush(c),
-                )
+                ColourButton(colour=c, selected=c == self.brush and not likely, on_release=tap)
             )
         side.add_widget(brush)
+
+    def _spares(self, side) -> None:
+        check = "spares" in self.check
         note = Label(
-            text="Spare figures on the colour cards:",
+            text="Check the spare figures on the cards:"
+            if check
+            else "Spare figures on the colour cards:",
             font_size="14sp",
-            color=colours.MUTED,
+            color=colours.DANGER if check else colours.MUTED,
             size_hint_y=None,
             height=dp(22),
         )
@@ -174,6 +274,8 @@ class BoardEditor(BoxLayout):
 
     def _set_tool(self, tool: str) -> None:
         self.tool = tool
+        if tool == "floor":
+            self.check.discard("floors")
         self._side()
 
     def _set_brush(self, colour: str) -> None:
@@ -182,4 +284,5 @@ class BoardEditor(BoxLayout):
 
     def _cycle_supply(self, i: int) -> None:
         self.supply[i] = (self.supply[i] - 1) % (CARD_CAPACITY + 1)
+        self.check.discard("spares")
         self._side()

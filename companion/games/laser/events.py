@@ -64,3 +64,19 @@ class BoardEntered(Event):
     cat: int
     supply: tuple = (2, 2, 2, 2, 2, 2)
     floors: tuple | None = None
+
+
+@event("laser")
+class BoardProposed(Event):
+    """The camera read the ring but a person must check it on the board editor: per tile
+    what was read (a colour, "cat" or None), the likely answers per tile best first (colours,
+    "cat", "empty"), the tiles to check (-1: the spare figures on the colour cards), the
+    spares read (circle order, as in BoardEntered) and the competitive floors known from an
+    earlier board (None: none yet, the editor asks for them). Changes only what is shown."""
+
+    tiles: tuple
+    candidates: tuple = ()
+    unsure: tuple = ()
+    supply: tuple = ()
+    floors: tuple | None = None
+    question: str = ""

@@ -3,13 +3,14 @@
 `readers` asks for the ring reader once a round's prism cards are all revealed and until the
 board is known. `interpret` turns a reading of the ring (`RingRead`, posted by the camera)
 into `BoardEntered` when every tile and colour card was read with confidence and the reading
-can be a real table (exactly one cat); otherwise nothing is entered, the reading is kept in
-the sensor memory as a draft, and `questions` words what a person must check (the uncertain
-tiles, with the likely colours first). A hand over the table gives no reading at all.
+can be a real table (exactly one cat); otherwise nothing is entered: the reading is kept in
+the sensor memory as a draft and proposed (`BoardProposed`, once per different draft) for
+the board editor, which opens it with the uncertain tiles marked and their likely colours
+first (`questions` words the same per tile). A hand over the table gives no reading at all.
 
 Competitive floors are printed on the tiles and never move: the camera does not read them;
 they come from the board entered earlier in the game. Until one was, the reading stays a
-draft for the board editor.
+draft for the board editor, which asks for the floors once.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from companion.events import Event, event
 from companion.game import ReaderSpec
 
 from .board import COLOURS, COMPETITIVE, TILES
-from .events import BoardEntered
+from .events import BoardEntered, BoardProposed
 from .state import LaserState
 
 CAT = "cat"
@@ -61,8 +62,12 @@ def interpret(state: LaserState, reading: Event, memory: Any) -> tuple[tuple[Eve
     memory = memory if isinstance(memory, RingMemory) else RingMemory()
     if reading.hand or not readers(state):
         return (), memory
-    if unsure(reading, state.ask_threshold) or _floors(state) is ...:
-        return (), RingMemory(memory.entered, reading)
+    asked = unsure(reading, state.ask_threshold)
+    if asked or _floors(state) is ...:
+        draft = RingMemory(memory.entered, reading)
+        if memory.draft is not None and _gist(memory.draft, state) == _gist(reading, state):
+            return (), draft  # the same draft again: proposed already
+        return (proposed(reading, asked, _floors(state)),), draft
     board = board_entered(reading, _floors(state))
     key = (state.round, board.tiles, board.cat, board.supply)
     if key == memory.entered:
@@ -88,6 +93,45 @@ def board_entered(reading: RingRead, floors: tuple | None) -> BoardEntered:
     return BoardEntered(tiles, reading.tiles.index(CAT), tuple(reading.spares), floors)
 
 
+def proposed(reading: RingRead, asked: tuple[int, ...], floors) -> BoardProposed:
+    """The draft for the board editor, with what to check in words."""
+    tiles = tuple(reading.tiles[i] if i < len(reading.tiles) else None for i in range(TILES))
+    tiles = tuple(t if t in (*COLOURS, CAT) else None for t in tiles)
+    candidates = tuple(
+        tuple(reading.candidates[i]) if i < len(reading.candidates) else () for i in range(TILES)
+    )
+    spares = tuple(reading.spares) if len(reading.spares) == len(COLOURS) else ()
+    numbers = [str(i) for i in asked if i >= 0]  # as the board editor numbers them
+    named = [f"tile{'s' if len(numbers) > 1 else ''} {_listed(numbers)}"] if numbers else []
+    if -1 in asked:
+        named.append("the spare figures")
+    cats = sum(t == CAT for t in tiles)
+    if named:
+        what = _listed(named)
+        question = f"The camera is unsure of {what}: check on the board"
+        if cats != 1:
+            question = f"The camera sees {cats} cats: check {what} on the board"
+    else:
+        question = "The camera read the ring: set the floors once on the board"
+    return BoardProposed(
+        tiles,
+        candidates,
+        asked,
+        spares,
+        None if floors is ... else floors,
+        question,
+    )
+
+
+def _listed(words: list[str]) -> str:
+    return ", ".join(words[:-1]) + (" and " if len(words) > 1 else "") + words[-1]
+
+
+def _gist(reading: RingRead, state: LaserState):
+    """A reading as far as a person would see a difference: confidences only as sure or not."""
+    return reading.tiles, reading.spares, unsure(reading, state.ask_threshold)
+
+
 def _floors(state: LaserState):
     """Competitive floors from a board entered before (Ellipsis when none is known yet)."""
     if state.mode != COMPETITIVE:
@@ -107,5 +151,5 @@ def questions(reading: RingRead, threshold: float) -> tuple[AskHuman, ...]:
             continue
         likely = tuple(reading.candidates[i]) if i < len(reading.candidates) else ()
         choices = tuple(dict.fromkeys(likely + COLOURS + (CAT, "empty")))
-        out.append(AskHuman(f"What stands on tile {i + 1}? Check it on the board.", choices))
+        out.append(AskHuman(f"What stands on tile {i}? Check it on the board.", choices))
     return tuple(out)

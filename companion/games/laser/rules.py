@@ -29,6 +29,7 @@ from .competitive import PROPOSAL_SLACK, CompetitiveMode, propose_removed
 from .events import (
     BidPlaced,
     BoardEntered,
+    BoardProposed,
     CardRevealed,
     ClaimerNamed,
     ImpossibleClaimed,
@@ -206,6 +207,8 @@ class LaserGame(CardsAndBoard, TeamMode, CompetitiveMode, ImpossibleChallenge, G
             return self._reveal(state, event.colour, event.floor)
         if isinstance(event, BoardEntered):
             return self._board(state, event)
+        if isinstance(event, BoardProposed):
+            return self._board_proposed(state, event)
         if isinstance(event, ButtonPressed):
             if event.button == "impossible":
                 return self._claim(state, None)
@@ -314,6 +317,7 @@ class LaserGame(CardsAndBoard, TeamMode, CompetitiveMode, ImpossibleChallenge, G
             claimer=None,
             claim_right=None,
             board=None,
+            proposed_board=None,
             proposal=None,
             no_solution=False,
             last=summary,

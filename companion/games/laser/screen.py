@@ -1,6 +1,8 @@
 """The Laser screen: reveal cards, the silent clock, bids, teammates, results, Impossible!
 (the competitive phases and the proof live in competitive_view.py), the board editor, and a
 referee panel with the solver's optimum for the round just played (referee.py).
+When the camera read the ring but is unsure (state.proposed_board), a "Check board" button
+beside the cards opens the editor on that reading.
 
 Every phase redraws the body from the state. Bids are big 2-10 buttons on one row per
 player (team) or a player row plus a number row (competitive); colours always carry their
@@ -50,7 +52,7 @@ class LaserScreen(CompetitivePhases, base.GameScreen):
         body.clear_widgets()
         st = self.state
         referee = self.show_referee and st.phase == "reveal" and not st.cards and st.last_board
-        self.wide(bool(referee))
+        self.wide(bool(referee) or self.editor is not None)  # both need the room
         if self.editor is not None:
             self._draw_editor(body)
             return
@@ -83,6 +85,8 @@ class LaserScreen(CompetitivePhases, base.GameScreen):
         if not st.cards:
             box.height = 0
             return box
+        if self._camera_board() is not None:
+            box.height = dp(52)  # room for a whole touch target
         for colour, floor in st.cards:
             chip = ColourChip(colour=colour, size=(dp(40), dp(40)))
             box.add_widget(chip)
@@ -90,7 +94,23 @@ class LaserScreen(CompetitivePhases, base.GameScreen):
                 box.add_widget(caption(floor, 15, size_hint_x=None, width=dp(58)))
         self.prompt = caption("", 17)
         box.add_widget(self.prompt)
+        if self._camera_board() is not None:
+            box.add_widget(
+                BigButton(
+                    text="Check board",
+                    font_size="18sp",
+                    tint=colours.ACCENT,
+                    size_hint_x=None,
+                    width=dp(150),
+                    on_release=lambda _b: self._open_editor(),
+                )
+            )
         return box
+
+    def _camera_board(self):
+        """The camera's unsure reading of the ring, while the board is still to be entered."""
+        st = self.state
+        return st.proposed_board if st.board is None and not st.over else None
 
     def _say(self, body, text: str, size: str = 17, height: float = dp(30)) -> None:
         """A prompt: beside the cards when they are shown, else on its own line."""
@@ -326,7 +346,11 @@ class LaserScreen(CompetitivePhases, base.GameScreen):
     # board editor -----------------------------------------------------------------------
     def _open_editor(self) -> None:
         st = self.state
-        self.editor = BoardEditor(mode=st.mode, board=st.board or st.last_board)
+        proposal = self._camera_board()
+        if proposal is not None:
+            self.editor = BoardEditor.from_proposal(st.mode, proposal)
+        else:
+            self.editor = BoardEditor(mode=st.mode, board=st.board or st.last_board)
         self.refresh()
 
     def _draw_editor(self, body) -> None:

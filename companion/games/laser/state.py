@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .events import BoardProposed
+
 WIN_POINTS = 15  # competitive: first to 15 wins at once
 X_LIMIT = 3  # every third X becomes -6
 X_PENALTY = -6
@@ -40,6 +42,7 @@ class LaserState:
     claimer: int | None = None
     claim_right: bool | None = None  # outcome waiting for the claimer's name
     board: tuple | None = None  # (tiles, floors, cat, supply) entered this round
+    proposed_board: BoardProposed | None = None  # the camera's unsure reading, to check
     proposal: int | None = None  # solver's removed-figure count for the demonstrated bid
     no_solution: bool = False  # the solver found no solution of exactly that bid on the board
     serial: int = 0  # bumps on every timed phase: timer keys are unique per phase instance

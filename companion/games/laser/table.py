@@ -9,10 +9,23 @@ from companion.cues import Announce, AskHuman, Cue
 from companion.errors import IllegalMove, UsageError
 from companion.events import CardSeen
 
-from .board import COLOURS, COMPETITIVE, FLOORS, TEAM, Card, Position, colour_index, floor_index
+from .board import (
+    CARD_CAPACITY,
+    COLOURS,
+    COMPETITIVE,
+    FLOORS,
+    TEAM,
+    TILES,
+    Card,
+    Position,
+    colour_index,
+    floor_index,
+)
 from .competitive import proposal_cues
-from .events import BoardEntered
+from .events import BoardEntered, BoardProposed
 from .state import LaserState
+
+CAT, EMPTY = "cat", "empty"  # what a ring reading may say of a tile besides a colour
 
 
 class CardsAndBoard:
@@ -97,7 +110,7 @@ class CardsAndBoard:
                     raise UsageError(f"unknown colour {t!r}")
         except (UsageError, ValueError, TypeError) as exc:
             raise IllegalMove(f"that board cannot be right: {exc}") from None
-        new = replace(state, board=board)
+        new = replace(state, board=board, proposed_board=None)
         cues: list[Cue] = [Announce("Board saved for the referee.")]
         if state.mode == COMPETITIVE and state.phase in ("demonstration", "verdict"):
             # entered late: the proposal and the removed-figure check follow the new board
@@ -105,3 +118,33 @@ class CardsAndBoard:
             new = replace(new, **self._proposal(new, bid))
             cues += proposal_cues(new, state.players[seat], bid)
         return new, cues
+
+    def _board_proposed(self, state: LaserState, ev: BoardProposed):
+        """The camera's unsure reading of the ring, kept for the board editor to show."""
+        if state.board is not None:
+            raise IllegalMove("the board is already entered this round")
+        if state.phase in ("who",):
+            raise IllegalMove("name who grabbed the cat first")
+        what = (*COLOURS, CAT, None)
+        if len(ev.tiles) != TILES or any(t not in what for t in ev.tiles):
+            raise IllegalMove(
+                f"a ring reading is {TILES} tiles of {', '.join(COLOURS)}, cat or none"
+            )
+        if ev.candidates and (
+            len(ev.candidates) != TILES
+            or any(c not in (*COLOURS, CAT, EMPTY) for cs in ev.candidates for c in cs)
+        ):
+            raise IllegalMove("the likely answers are colours, cat or empty, per tile")
+        if any(not isinstance(i, int) or not -1 <= i < TILES for i in ev.unsure):
+            raise IllegalMove(f"tiles to check are 0-{TILES - 1}, or -1 for the spare figures")
+        if ev.supply and (
+            len(ev.supply) != len(COLOURS)
+            or any(not isinstance(n, int) or not 0 <= n <= CARD_CAPACITY for n in ev.supply)
+        ):
+            raise IllegalMove(f"each colour card holds 0-{CARD_CAPACITY} spare figures")
+        if ev.floors is not None and (
+            len(ev.floors) != TILES or any(f not in FLOORS for f in ev.floors)
+        ):
+            raise IllegalMove(f"floors are {', '.join(FLOORS)}, one per tile")
+        question = ev.question or "The camera is unsure of the board: check it"
+        return replace(state, proposed_board=ev), [AskHuman(question)]
