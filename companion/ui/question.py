@@ -56,4 +56,14 @@ class QuestionPanel(BoxLayout):
         self.add_widget(Widget())  # the rest of the body stays covered: one thing at a time
 
     def _draw(self, *_):
-        self._back.pos, self._back.size = self.pos, self.size
+        # a little wider than the body: the highlights drawn around its edge stay covered
+        m = dp(4)
+        self._back.pos = (self.x - m, self.y - m)
+        self._back.size = (self.width + 2 * m, self.height + 2 * m)
+
+    def on_touch_down(self, touch):
+        # the body under the question sees no touch: only the answers are offered
+        if self.collide_point(*touch.pos):
+            super().on_touch_down(touch)
+            return True
+        return False

@@ -371,6 +371,36 @@ def test_a_question_about_cards_offers_the_likely_predictions_as_big_buttons(mak
     assert screen.question_panel is None and panel.parent is None  # answered: it goes away
 
 
+def test_the_body_under_a_question_takes_no_touch(make):
+    from kivy.tests.common import UnitTestTouch
+
+    from companion.ui.render import ensure_window, pump
+
+    screen = make()
+    revealed(screen)
+    cards_read(screen, "seat2", ("purple", "pink"))
+    window = ensure_window()
+    window.add_widget(screen)
+    screen.size_hint, screen.size, screen.pos = (None, None), (800, 480), (0, 0)
+    try:
+        pump()
+        pad = next(b for b in screen.pad.children if getattr(b, "colour", "") == "green")
+        panel = screen.question_panel
+        assert panel.collide_point(*pad.center)  # covered by the question, clear of its buttons
+        assert not any(b.collide_point(*pad.center) for b in [*panel.buttons, panel.other])
+        touch = UnitTestTouch(*pad.center)
+        touch.touch_down()
+        touch.touch_up()
+        assert screen.draft == () and screen.question_panel is panel  # the pad saw nothing
+        answer = screen.question_panel.buttons[0]
+        touch = UnitTestTouch(*answer.to_window(*answer.center))
+        touch.touch_down()
+        touch.touch_up()
+        assert screen.state.player("Ben").prediction == ("pink", "purple")
+    finally:
+        window.remove_widget(screen)
+
+
 def test_other_opens_the_pad_for_that_player_with_the_cards_as_read(make):
     screen = make()
     revealed(screen)
