@@ -87,9 +87,12 @@ def test_an_uncertain_tile_is_asked_and_nothing_is_entered(reader):
     assert isinstance(proposal, BoardProposed) and memory.draft == unsure
     assert proposal.tiles == BOARD.tiles and proposal.unsure == (4,)
     assert proposal.candidates[4][0] == "green" and "tile 4" in proposal.question
-    assert interpret(revealed(), unsure, memory)[0] == ()  # the same draft: proposed once
     state, (ask,) = GAME.apply(revealed(), proposal)
     assert state.proposed_board == proposal and state.board is None  # nothing entered
+    flicker = list(unsure.candidates)
+    flicker[4] = ("cyan", "green", "empty")  # read "green", cyan first: another order
+    again = replace(unsure, candidates=tuple(flicker))
+    assert interpret(state, again, memory)[0] == ()  # shown already: proposed once
     assert "tile 4" in ask.question
     (ask,) = questions(unsure, revealed().ask_threshold)
     assert "tile 4" in ask.question and ask.choices[0] == "green"

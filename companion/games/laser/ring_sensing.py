@@ -65,9 +65,10 @@ def interpret(state: LaserState, reading: Event, memory: Any) -> tuple[tuple[Eve
     asked = unsure(reading, state.ask_threshold)
     if asked or _floors(state) is ...:
         draft = RingMemory(memory.entered, reading)
-        if memory.draft is not None and _gist(memory.draft, state) == _gist(reading, state):
-            return (), draft  # the same draft again: proposed already
-        return (proposed(reading, asked, _floors(state)),), draft
+        board = proposed(reading, asked, _floors(state))
+        if _gist(board) == _gist(state.proposed_board):
+            return (), draft  # shown already: the candidates' order may flicker, nothing more
+        return (board,), draft
     board = board_entered(reading, _floors(state))
     key = (state.round, board.tiles, board.cat, board.supply)
     if key == memory.entered:
@@ -97,8 +98,10 @@ def proposed(reading: RingRead, asked: tuple[int, ...], floors) -> BoardProposed
     """The draft for the board editor, with what to check in words."""
     tiles = tuple(reading.tiles[i] if i < len(reading.tiles) else None for i in range(TILES))
     tiles = tuple(t if t in (*COLOURS, CAT) else None for t in tiles)
+    known = (*COLOURS, CAT, "empty")
     candidates = tuple(
-        tuple(reading.candidates[i]) if i < len(reading.candidates) else () for i in range(TILES)
+        tuple(c for c in reading.candidates[i] if c in known) if i < len(reading.candidates) else ()
+        for i in range(TILES)
     )
     spares = tuple(reading.spares) if len(reading.spares) == len(COLOURS) else ()
     numbers = [str(i) for i in asked if i >= 0]  # as the board editor numbers them
@@ -127,9 +130,9 @@ def _listed(words: list[str]) -> str:
     return ", ".join(words[:-1]) + (" and " if len(words) > 1 else "") + words[-1]
 
 
-def _gist(reading: RingRead, state: LaserState):
-    """A reading as far as a person would see a difference: confidences only as sure or not."""
-    return reading.tiles, reading.spares, unsure(reading, state.ask_threshold)
+def _gist(board: BoardProposed | None):
+    """What a person would see differ between two proposals."""
+    return board and (board.tiles, board.unsure, board.supply, board.floors)
 
 
 def _floors(state: LaserState):

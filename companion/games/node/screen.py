@@ -83,6 +83,7 @@ class NodeScreen(BaseScreen):
         self.rotation = 0
         self.anchor: tuple[int, int] | None = None  # table cell under the card's centre
         self.correcting: CardProposed | None = None  # the camera's reading being corrected
+        self._palette_for: CardProposed | None = None  # the reading the palette row serves
         row = BoxLayout(spacing=dp(6))
         left = BoxLayout(orientation="vertical", spacing=dp(4))
         self.table = TableView(cell_touched=self._touch_cell)
@@ -144,7 +145,7 @@ class NodeScreen(BaseScreen):
 
     def _fill_palette(self) -> None:
         self.palette.clear_widgets()
-        asked = self.camera_question()
+        asked = self._palette_for = self.camera_question()
         if asked is not None:
             # the camera's card: confirm it as read, or correct it in the editor
             if not asked.refused:
@@ -311,7 +312,8 @@ class NodeScreen(BaseScreen):
         self.end_button.disabled = over or self.state.deck is not None
         if self.correcting is not None and self.state.asked != self.correcting:
             self.correcting = None  # answered, or a new reading came
-        self._fill_palette()
+        if self.camera_question() != self._palette_for:
+            self._fill_palette()  # the camera's buttons come or go
         self._update_preview()
 
 
