@@ -20,6 +20,8 @@ if TYPE_CHECKING:
 Point = tuple[float, float]
 MIN_SIDE = 8.0  # frame pixels: a rectangle or a radius is never dragged smaller
 MOVE = "move"  # the handle that moves a whole rectangle (its inside)
+HAND = 0.7  # the first tile's handle sits this far out towards it, like a clock's hand, so
+# that it never lies on a radius handle (tile 1 at 3 o'clock would hide the one across)
 
 
 @dataclass(frozen=True)
@@ -163,7 +165,7 @@ def handles(shape: Shape, selected: bool = True) -> dict[str, Point]:
             "centre": shape.centre,
             "rx": (cx + rx, cy),
             "ry": (cx, cy + ry),
-            "first": shape.at(shape.first),
+            "first": _towards(shape.centre, shape.at(shape.first), HAND),
         }
     if isinstance(shape, Quad):
         return {f"c{i}": p for i, p in enumerate(shape.corners)}
@@ -189,6 +191,10 @@ def hit(
         return best
     inside = [(s.w * s.h, n) for n, s in shapes.items() if isinstance(s, Rect) and s.contains(p)]
     return (min(inside)[1], MOVE) if inside else None
+
+
+def _towards(a: Point, b: Point, share: float) -> Point:
+    return (a[0] + (b[0] - a[0]) * share, a[1] + (b[1] - a[1]) * share)
 
 
 def _clamp(v: float, lo: float, hi: float) -> float:

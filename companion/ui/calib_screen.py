@@ -129,6 +129,8 @@ class SetupOverlay(Widget):
         s = view.scale
         (cx, cy), (rx, ry) = view.to_screen(ring.centre), ring.radii
         Line(ellipse=(cx - rx * s, cy - ry * s, 2 * rx * s, 2 * ry * s), width=dp(1.5))
+        Color(*SELECTED)  # the hand from the centre to the first tile's handle
+        Line(points=[cx, cy, *view.to_screen(geo.handles(ring)["first"])], width=dp(1.5))
         tile = self.setup.calibration().tile * s / 2
         for k, p in enumerate(ring.slots()):
             x, y = view.to_screen(p)
@@ -332,7 +334,7 @@ class CameraSetupScreen(Screen):
         self.hint_text = setup.instructions()
         if self.kind == "cards":
             self.stepper_text = f"{setup.seats} seat{'s' * (setup.seats > 1)}"
-            self.choice_text = setup.card_set
+            self.choice_text = f"Cards: {setup.card_set}"
         elif self.kind == "node":
             self.stepper_text = f"pitch {setup.pitch:.1f} px"
         self.ids.overlay._redraw()

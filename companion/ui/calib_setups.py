@@ -118,9 +118,9 @@ class Setup:
 # Balls & cards ------------------------------------------------------------------------------
 
 CARD_SETS = {
-    "Color Milk cards": ("blue", "green", "orange", "pink", "purple"),
-    "Laser cards": ("red", "yellow", "green", "cyan", "blue", "magenta"),
-    "Card backs": ("back",),
+    "Color Milk": ("blue", "green", "orange", "pink", "purple"),
+    "Laser": ("red", "yellow", "green", "cyan", "blue", "magenta"),
+    "backs": ("back",),
 }
 
 

@@ -62,7 +62,7 @@ def test_a_touch_takes_the_nearest_handle_within_reach():
         "table": Quad(((10, 10), (200, 10), (200, 150), (10, 150))),
     }
     assert hit(shapes, (452, 238), reach=10) == ("ring", "rx")
-    assert hit(shapes, (300, 145), reach=10) == ("ring", "first")  # -90: the top
+    assert hit(shapes, (300, 175), reach=10) == ("ring", "first")  # -90: towards the top
     assert hit(shapes, (300, 339), reach=10) == ("ring", "ry")
     assert hit(shapes, (195, 14), reach=10) == ("table", "c1")
     assert hit(shapes, (195, 14), reach=5) is None  # out of reach, and inside no box
@@ -133,10 +133,15 @@ def test_the_ring_centre_radii_and_first_tile():
     assert drag(ring, "rx", (450, 240), (302, 240), FRAME).radii == (MIN_SIDE, 100)
     assert drag(ring, "ry", (300, 340), (300, 300), FRAME).radii == (150, 60)
     # the first tile follows the finger round the ellipse (angles in the ellipse's own terms)
-    assert drag(ring, "first", (300, 140), (450, 240), FRAME).first == pytest.approx(0)
-    assert drag(ring, "first", (300, 140), (300, 400), FRAME).first == pytest.approx(90)
-    right_up = drag(ring, "first", (300, 140), (300 + 150, 240 - 100), FRAME).first
+    hand = handles(ring)["first"]
+    assert hand == pytest.approx((300, 240 - 0.7 * 100))  # inside: never on a radius handle
+    assert drag(ring, "first", hand, (450, 240), FRAME).first == pytest.approx(0)
+    assert drag(ring, "first", hand, (300, 400), FRAME).first == pytest.approx(90)
+    right_up = drag(ring, "first", hand, (300 + 150, 240 - 100), FRAME).first
     assert right_up == pytest.approx(-45)
+    at_three = drag(ring, "first", hand, (450, 240), FRAME)
+    assert hit({"ring": at_three}, (450, 240), reach=30) == ("ring", "rx")
+    assert hit({"ring": at_three}, (405, 240), reach=30) == ("ring", "first")
 
 
 def test_the_ring_slots_are_the_ring_calibrations():
