@@ -29,7 +29,6 @@ for _kv in ("home.kv", "settings.kv"):
     Builder.load_file(str(Path(__file__).with_name("kv") / _kv))
 
 
-
 def open_session_screen(ctx: AppContext, session: Session) -> GameScreen:
     """The game goes into play on the table's runtime; its screen listens to it."""
     ctx.runtime.play(session)
