@@ -165,10 +165,11 @@ class SetupOverlay(Widget):
 
     # fingers ----------------------------------------------------------------------------
     def on_touch_down(self, touch):
-        if not self.collide_point(*touch.pos) or self.setup is None:
+        # where the finger landed: on a busy machine the first move may come with the down
+        if not self.collide_point(*touch.opos) or self.setup is None:
             return super().on_touch_down(touch)
         view = self.view
-        p = view.to_frame(touch.pos)
+        p = view.to_frame(touch.opos)
         took = geo.hit(self.setup.shapes, p, sizes.MIN_TOUCH / 2 / view.scale, self.selected)
         if took is None:
             return True
@@ -380,6 +381,7 @@ class CameraSetupScreen(Screen):
         if self.setup is None or frame is None:
             self.status_text = "No picture from the camera yet."
             return
+        self.ids.overlay.show_frame(frame)  # the picture is the one learnt from
         try:
             self.status_text = self.setup.learn(self.empty, frame)
         except CalibrationError as exc:
