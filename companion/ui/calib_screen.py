@@ -220,6 +220,7 @@ class CameraSetupScreen(Screen):
         self._seen = 0  # sequence number of the frame shown
         self._poll = None
         self._worker = Worker("camera-setup")
+        self.naming = None  # the view naming a Node card's nodes, while open
         self.ids.overlay.on_change = self._changed
 
     @property
@@ -242,6 +243,9 @@ class CameraSetupScreen(Screen):
             self.camera.close()
             self.camera = None
         self._worker.forget()
+        if self.naming is not None:
+            self.naming.dismiss()
+            self.naming = None
         self.setups = {}
         self.ids.overlay.setup = None
         self.ready = False
@@ -372,7 +376,8 @@ class CameraSetupScreen(Screen):
             self.status_text = "No picture from the camera yet."
             return
         self.empty = frame.copy()
-        self.status_text = "Empty table taken. Now lay the balls and the cards, and Learn colours."
+        laid = "one card" if self.kind == "node" else "the balls and the cards"
+        self.status_text = f"Empty table taken. Now lay {laid}, and Learn colours."
 
     def learn(self) -> None:
         from vision.errors import CalibrationError
@@ -386,7 +391,58 @@ class CameraSetupScreen(Screen):
             self.status_text = self.setup.learn(self.empty, frame)
         except CalibrationError as exc:
             self.status_text = f"Nothing learnt: {exc}"
+        if self.kind == "node" and self.setup.found is not None:
+            self.name_nodes(self.setup.found)
         self._refresh()
+
+    def name_nodes(self, card) -> None:
+        """The card found on the Node table, node by node as it lies: each tap names a
+        node with the next colour; Learn these learns the named ones."""
+        from kivy.uix.boxlayout import BoxLayout
+        from kivy.uix.gridlayout import GridLayout
+        from kivy.uix.modalview import ModalView
+
+        from companion.ui.widgets import BigButton, ColourButton, caption
+
+        setup = self.setup
+        names = [*setup.colours, "grey"]
+        view = ModalView(size_hint=(None, None), size=(dp(460), dp(360)), auto_dismiss=False)
+        box = BoxLayout(orientation="vertical", padding=dp(10), spacing=dp(8))
+        box.add_widget(
+            caption(
+                "Tap each node until it shows its colour (- : leave it out)",
+                17,
+                size_hint_y=None,
+                height=dp(48),
+            )
+        )
+        grid = GridLayout(cols=card.shape[1], spacing=dp(6))
+        chips = []
+        for guess in card.guesses:
+            chip = ColourButton(colour=guess)
+            chip.bind(
+                on_release=lambda b: setattr(
+                    b, "colour", names[(names.index(b.colour) + 1) % len(names)]
+                )
+            )
+            chips.append(chip)
+            grid.add_widget(chip)
+        box.add_widget(grid)
+        row = BoxLayout(size_hint_y=None, height=dp(56), spacing=dp(8))
+
+        def close(learn: bool) -> None:
+            view.dismiss()
+            if learn:
+                self.status_text = setup.learn_nodes(card, [c.colour for c in chips])
+            setup.found = None
+            self._refresh()
+
+        row.add_widget(BigButton(text="Cancel", on_release=lambda _b: close(False)))
+        row.add_widget(BigButton(text="Learn these", on_release=lambda _b: close(True)))
+        box.add_widget(row)
+        view.add_widget(box)
+        view.open()
+        self.naming = view
 
     def accept(self) -> None:
         from vision.errors import CalibrationError

@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 import math
 import os
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -409,6 +409,17 @@ class RingSetup(Setup):
 # Node table ---------------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class NodeCard:
+    """A card found on the Node table: its shape as it lies (rows, columns), each node's
+    measured Lab colour (row by row; None where none could be measured) and a first guess
+    at its colour name ("grey" when there is none)."""
+
+    shape: tuple[int, int]
+    labs: tuple
+    guesses: tuple[str, ...]
+
+
 class NodeSetup(Setup):
     """The table's four corners and the pitch from one card's long edge (its nodes across)."""
 
@@ -416,10 +427,13 @@ class NodeSetup(Setup):
 
     def __init__(self, path: Path, frame_size, simulated: bool = False) -> None:
         from vision.node_reader import NodeCalibration
-        from vision.render_node import default_layout
+        from vision.render_node import NODE_COLOURS, default_layout
 
         super().__init__(frame_size)
         self.path = Path(path)
+        self.colours = NODE_COLOURS
+        self.learnt: tuple[Prototype, ...] = ()
+        self.found: NodeCard | None = None
         try:
             base = NodeCalibration.load(self.path)
             self.note = f"Set-up in force: {self.path.name}"
@@ -473,31 +487,96 @@ class NodeSetup(Setup):
 
     def instructions(self) -> str:
         return (
-            "Drag the corners onto the play area; put the two edge handles on the ends of a "
-            f"card's long edge ({self.nodes_along(self.base)} nodes), or use - and +."
+            "Drag the corners onto the play area and the edge handles onto the ends of a "
+            f"card's long edge ({self.nodes_along(self.base)} nodes), or use - and +. Learn: "
+            "Empty table, lay one card, Learn colours."
         )
 
-    def calibration(self):
+    def _geometry(self, prototypes):
         from vision.node_reader import NodeCalibration
 
-        if not self.base.prototypes:
-            raise CalibrationError("no Node colours known yet: the table cannot be read")
         corners = tuple((round(x, 1), round(y, 1)) for x, y in self.shapes["table"].corners)
-        cal = NodeCalibration(corners, round(self.pitch, 2), self.base.prototypes, self.base.card)
+        cal = NodeCalibration(corners, round(self.pitch, 2), prototypes, self.base.card)
         if min(cal.grid) < max(cal.card):
             raise CalibrationError("the table area is smaller than a card")
         return cal
 
+    def calibration(self):
+        protos = _merge(self.base.prototypes, self.learnt)
+        if not protos:
+            raise CalibrationError("no Node colours known yet: lay a card and Learn colours")
+        return self._geometry(protos)
+
     def learn(self, empty, frame) -> str:
-        known = sorted({p.colour for p in self.base.prototypes})
-        return "Node colours are not learnt on this screen yet; " + (
-            f"kept: {', '.join(known)}." if known else "none are known."
+        """Finds the card laid since `empty`; its nodes are then named by a person
+        (`NodeCard`, then `learn_nodes`). Returns what was found, or why nothing was."""
+        found = self.find_card(empty, frame)
+        if isinstance(found, str):
+            self.found = None
+            return found
+        self.found = found
+        h, w = found.shape
+        return f"Found a card of {h} x {w} nodes: tap each node until it shows its colour."
+
+    def find_card(self, empty, frame):
+        """The card laid between the two frames: each node's measured colour (None where
+        none could be measured) and the colour the set-up in force reads there ("grey"
+        when it knows none), as `NodeCard`; or a sentence saying why no card was found."""
+        from vision.node_reader import PX, NodeReader, Squaring, _change, _whiteness, node_lab
+        from vision.render_node import LaidCard
+
+        if empty is None:
+            return "First take the Empty table, with no card on it."
+        # the reader only has to find the card here: one colour that takes every node
+        locate = self._geometry((Prototype("node", (50.0, 0.0, 0.0), 1000.0, 1),))
+        reading = NodeReader(locate).read(empty, frame)
+        if reading.status not in ("placed", "ask") or not reading.colours:
+            return f"No card found: {reading.reason or 'nothing was laid'}."
+        h, w = reading.shape
+        laid = LaidCard((("",) * w,) * h, reading.row, reading.col, *reading.offset, reading.angle)
+        square = Squaring(locate)
+        before, after = square(empty), square(frame)
+        on = _whiteness(after) & (_change(before, after) > 0)
+        ref = np.median(after[on].reshape(-1, 3).astype(np.float32), axis=0)
+        centres = laid.to_table([[j + 0.5, i + 0.5] for i in range(h) for j in range(w)])
+        labs = [node_lab(after, (x + 1) * PX, (y + 1) * PX, ref) for x, y in centres]
+        known = _merge(self.base.prototypes, self.learnt)
+        guesses = ["grey"] * len(labs)
+        if known:
+            from vision.classifier import Classifier
+
+            clf = Classifier(known)
+            for k, lab in enumerate(labs):
+                got = clf.classify(lab) if lab is not None else None
+                if got is not None and got.confidence >= 0.8:
+                    guesses[k] = got.colour
+        return NodeCard((h, w), tuple(labs), tuple(guesses))
+
+    def learn_nodes(self, card: NodeCard, named) -> str:
+        """Prototypes from the found card's nodes as a person named them ("grey": not
+        named, left out)."""
+        samples = [
+            (c, tuple(float(v) for v in lab))
+            for c, lab in zip(named, card.labs, strict=True)
+            if c != "grey" and lab is not None
+        ]
+        if not samples:
+            return "Nothing learnt: no node was named."
+        self.learnt = _merge(self.learnt, learn(samples))
+        self.changed = True
+        left = len(card.labs) - len(samples)
+        said = f"Learnt {', '.join(sorted({c for c, _ in samples}))} from {len(samples)} nodes"
+        said += f" ({left} not named)." if left else "."
+        known = {p.colour for p in _merge(self.base.prototypes, self.learnt)}
+        lacking = [c for c in self.colours if c not in known]
+        return said + (
+            f" Still unknown: {', '.join(lacking)}." if lacking else " Every colour known."
         )
 
     def accept(self) -> str:
         cal = self.calibration()
         write_atomically(self.path, json.dumps(cal.to_json(), indent=1))
-        self.base, self.changed = cal, False
+        self.base, self.learnt, self.changed = cal, (), False
         return saved(self.path)
 
     def scene(self, laid: bool, i: int) -> np.ndarray:

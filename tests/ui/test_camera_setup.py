@@ -13,7 +13,7 @@ from companion.ui.app import Root
 from companion.ui.calib_geometry import MOVE, handles
 from companion.ui.context import AppContext
 from companion.ui.render import pump
-from companion.ui.widgets import BigButton
+from companion.ui.widgets import BigButton, ColourButton
 from tests.ui.fingers import centre, drag, off_window, on_window, tap
 
 pytestmark = pytest.mark.ui
@@ -33,6 +33,10 @@ class Finger:
         assert not hits[0].disabled, f"{text!r} is disabled"
         self.at += 1
         tap(*centre(hits[0]), at=self.at)
+
+    def widget(self, w) -> None:
+        self.at += 1
+        tap(*centre(w), at=self.at)
 
     def drag(self, start, end, steps: int = 6) -> None:
         (x0, y0), (x1, y1) = start, end
@@ -268,6 +272,31 @@ def test_the_node_table_set_by_finger_reads_a_rendered_card(opened):
     reading = NodeReader(cal).read(before, after)
     assert (reading.status, reading.row, reading.col) == ("placed", 5, 7), reading
     assert reading.colours == card.colours
+
+    # colours: the card laid on the empty table is found, its nodes named by taps
+    finger.button("Empty table")
+    finger.button("Lay the set (simulated)")
+    frames_after(screen)
+    finger.button("Learn colours")
+    assert screen.status_text.startswith("Found a card of 2 x 3 nodes"), screen.status_text
+    chips = [w for w in screen.naming.walk() if isinstance(w, ColourButton)]
+    laid = ["red", "yellow", "green", "blue", "purple", "red"]  # the simulated card
+    assert [c.colour for c in chips] == laid  # the set-up in force reads them already
+    finger.widget(chips[0])
+    assert chips[0].colour == "yellow"  # the next colour
+    for _ in range(len(setup.colours)):  # round the colours and "not named", back to red
+        finger.widget(chips[0])
+    assert chips[0].colour == "red"
+    finger.widget(chips[1])
+    finger.widget(chips[1])  # yellow -> green -> blue -> purple -> grey: left out
+    finger.widget(chips[1])
+    finger.widget(chips[1])
+    assert chips[1].colour == "grey"
+    finger.widget(next(w for w in screen.naming.walk() if getattr(w, "text", "") == "Learn these"))
+    assert screen.status_text == (
+        "Learnt blue, green, purple, red from 5 nodes (1 not named). Every colour known."
+    ), screen.status_text
+    assert screen.unsaved
 
     # a corner dragged: saved as dragged, the set-up before it kept beside it
     corner = on_screen(screen, "table", "c1")
