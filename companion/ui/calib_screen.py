@@ -215,9 +215,10 @@ class CameraSetupScreen(Screen):
     def __init__(self, **kw) -> None:
         super().__init__(**kw)
         self.setups: dict = {}
-        self.empty = None  # the empty table's frame, for the card and ball detectors
+        self.empty: dict = {}  # per tab, the empty table's frame, to see what was laid
         self.camera = None
         self._seen = 0  # sequence number of the frame shown
+        self._fresh_after = 0  # frames up to this one show what the tab showed before
         self._poll = None
         self._worker = Worker("camera-setup")
         self.naming = None  # the view naming a Node card's nodes, while open
@@ -230,7 +231,7 @@ class CameraSetupScreen(Screen):
     # the screen's life --------------------------------------------------------------------
     def on_enter(self, *_) -> None:
         self.simulated = bool(self.ctx and self.ctx.simulate)
-        self.setups, self.empty, self.laid = {}, None, False
+        self.setups, self.empty, self.laid = {}, {}, False
         self._start_camera()
         self._poll = Clock.schedule_interval(self._tick, 1.0 / FPS)
         self.show_kind(self.kind)
@@ -254,7 +255,7 @@ class CameraSetupScreen(Screen):
         from vision.camera import Camera, RenderedSource, open_source
         from vision.errors import CameraError
 
-        self._seen = 0
+        self._seen = self._fresh_after = 0
         if self.simulated:
             source = RenderedSource(self._simulated_frame, fps=FPS, name="simulated table")
         else:
@@ -294,6 +295,7 @@ class CameraSetupScreen(Screen):
     # tabs ---------------------------------------------------------------------------------
     def show_kind(self, kind: str) -> None:
         self.kind = kind
+        self._scene_changed()
         self.ids.overlay.setup = self.setup
         self.ids.overlay.selected = ""
         self.ready = self.setup is not None
@@ -329,6 +331,7 @@ class CameraSetupScreen(Screen):
         self.setups[kind] = result
         if kind == self.kind:
             self.show_kind(kind)
+            self._scene_changed()
 
     def _refresh(self) -> None:
         setup = self.setup
@@ -365,17 +368,28 @@ class CameraSetupScreen(Screen):
 
     def toggle_laid(self) -> None:
         self.laid = not self.laid
+        self._scene_changed()
 
     def _frame(self):
+        """The camera's newest picture of what the tab shows: on the simulated table a
+        frame drawn after the tab's set-up opened or the set was laid or taken away (the
+        camera may still hold one from before)."""
         frame = self.camera.latest() if self.camera is not None else None
-        return None if frame is None else frame.image
+        if frame is None or frame.seq <= self._fresh_after:
+            return None
+        return frame.image
+
+    def _scene_changed(self) -> None:
+        if self.simulated and self.camera is not None:
+            latest = self.camera.latest()
+            self._fresh_after = (latest.seq if latest else 0) + 1  # and the one in capture
 
     def take_empty(self) -> None:
         frame = self._frame()
         if frame is None:
-            self.status_text = "No picture from the camera yet."
+            self.status_text = "No picture from the camera yet: try again in a moment."
             return
-        self.empty = frame.copy()
+        self.empty[self.kind] = frame.copy()
         laid = "one card" if self.kind == "node" else "the balls and the cards"
         self.status_text = f"Empty table taken. Now lay {laid}, and Learn colours."
 
@@ -384,11 +398,11 @@ class CameraSetupScreen(Screen):
 
         frame = self._frame()
         if self.setup is None or frame is None:
-            self.status_text = "No picture from the camera yet."
+            self.status_text = "No picture from the camera yet: try again in a moment."
             return
         self.ids.overlay.show_frame(frame)  # the picture is the one learnt from
         try:
-            self.status_text = self.setup.learn(self.empty, frame)
+            self.status_text = self.setup.learn(self.empty.get(self.kind), frame)
         except CalibrationError as exc:
             self.status_text = f"Nothing learnt: {exc}"
         if self.kind == "node" and self.setup.found is not None:
@@ -432,6 +446,7 @@ class CameraSetupScreen(Screen):
 
         def close(learn: bool) -> None:
             view.dismiss()
+            self.naming = None
             if learn:
                 self.status_text = setup.learn_nodes(card, [c.colour for c in chips])
             setup.found = None

@@ -72,7 +72,7 @@ def opened(data_dir):
     finger.button("Camera set-up")
     screen = root.get_screen("camera_setup")
     assert root.current == "camera_setup"
-    until(lambda: screen.ready and screen._seen > 0, what="the set-up and a picture")
+    until(lambda: screen.ready and screen._frame() is not None, what="the set-up and a picture")
     try:
         yield ctx, root, screen, finger
     finally:
@@ -292,7 +292,9 @@ def test_the_node_table_set_by_finger_reads_a_rendered_card(opened):
     finger.widget(chips[1])
     finger.widget(chips[1])
     assert chips[1].colour == "grey"
-    finger.widget(next(w for w in screen.naming.walk() if getattr(w, "text", "") == "Learn these"))
+    naming = screen.naming
+    finger.widget(next(w for w in naming.walk() if getattr(w, "text", "") == "Learn these"))
+    until(lambda: naming.parent is None, what="the naming view to close")
     assert screen.status_text == (
         "Learnt blue, green, purple, red from 5 nodes (1 not named). Every colour known."
     ), screen.status_text
