@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import time
 
+import cv2
 import pytest
 
 from companion import paths
+from companion.ui import sizes
 from companion.ui.app import Root
 from companion.ui.calib_geometry import MOVE, handles
 from companion.ui.context import AppContext
@@ -107,7 +109,7 @@ def test_the_picture_is_live_only_while_the_screen_is_shown(opened):
     assert screen.camera is None and screen._poll is None
 
 
-def test_zones_dragged_by_finger_and_learnt_colours_are_saved_and_read_right(opened):
+def test_zones_dragged_by_finger_and_learnt_colours_are_saved_and_read_right(opened, docs_shot):
     from vision import calibration
     from vision.balls import detect_balls, order_key
     from vision.cards import detect_cards
@@ -115,7 +117,7 @@ def test_zones_dragged_by_finger_and_learnt_colours_are_saved_and_read_right(ope
     from vision.render import BALL_COLOURS
     from vision.render_cards import empty_table, render_seats
 
-    ctx, _, screen, finger = opened
+    ctx, root, screen, finger = opened
     setup = screen.setup
     scale = screen.ids.overlay.view.scale
     # the centre zone: moved by its inside, then its bottom-right corner pulled out
@@ -154,6 +156,11 @@ def test_zones_dragged_by_finger_and_learnt_colours_are_saved_and_read_right(ope
     finger.button("Learn colours")
     assert "cards B C G M R Y" in screen.status_text, screen.status_text
 
+    shot = cv2.imread(str(docs_shot(root, "camera-setup")))
+    x0, y0, w, h = (int(v) for v in screen.ids.overlay.view.picture)
+    picture = shot[480 - y0 - h : 480 - y0, x0 : x0 + w]
+    assert picture.std() > 20  # the table is drawn, not an empty box
+    on_window(root)  # back on the window after the picture
     path = calibration_path(ctx.data_dir)
     assert not path.exists()  # nothing is written before Accept
     finger.button("Accept")
@@ -225,9 +232,10 @@ def test_the_laser_ring_set_by_finger_reads_a_rendered_ring(opened):
     assert setup.shapes["ring"].first == pytest.approx(0, abs=2)
     finger.drag(on_screen(screen, "ring", "first"), start)
     assert setup.shapes["ring"].first == pytest.approx(-90, abs=2)
-    # a radius pulled out
+    # a radius pulled out, by a finger that landed half a touch target beside its handle
     rx = on_screen(screen, "ring", "rx")
-    finger.drag(rx, _plus(rx, 20, 0))
+    beside = _plus(rx, sizes.MIN_TOUCH / 2 - 2, 0)
+    finger.drag(beside, _plus(beside, 20, 0))
     assert setup.shapes["ring"].radii[0] > ring.radii[0] + 10
     finger.drag(on_screen(screen, "ring", "rx"), rx)
     assert setup.shapes["ring"].radii[0] == pytest.approx(ring.radii[0], abs=2)
@@ -314,3 +322,13 @@ def test_the_node_table_set_by_finger_reads_a_rendered_card(opened):
 
 def _plus(p, dx, dy):
     return (p[0] + dx, p[1] + dy)
+
+
+def test_every_button_is_big_enough_for_a_finger(opened):
+    from tests.ui.test_touch_targets import small_buttons
+
+    _, _, screen, finger = opened
+    for tab, kind in (("Balls & cards", "cards"), ("Laser ring", "ring"), ("Node table", "node")):
+        finger.button(tab)
+        until(lambda kind=kind: screen.ready and screen.kind == kind, timeout=60, what=kind)
+        assert small_buttons(screen) == [], (tab, small_buttons(screen))
