@@ -58,9 +58,10 @@ def until(check, timeout: float = 30.0, what: str = "") -> None:
 
 
 def frames_after(screen, n: int = 2) -> None:
-    """Wait until the picture has been redrawn `n` times (the camera's buffered frame first)."""
-    seen = screen._seen
-    until(lambda: screen._seen >= seen + n, what="new camera frames")
+    """Wait until the camera has taken `n` frames since now (the one in capture may show
+    the table as it was) and the picture shows one of them."""
+    start = screen.camera.latest().seq
+    until(lambda: screen._seen >= start + n, what="new camera frames")
 
 
 @pytest.fixture
@@ -332,3 +333,52 @@ def test_every_button_is_big_enough_for_a_finger(opened):
         finger.button(tab)
         until(lambda kind=kind: screen.ready and screen.kind == kind, timeout=60, what=kind)
         assert small_buttons(screen) == [], (tab, small_buttons(screen))
+
+
+def test_a_real_camera_of_another_size(data_dir, tmp_path):
+    """A camera that is not the simulated table (here a folder of pictures, as the camera
+    setting allows): the set-up takes the camera's frame size, and learns from its frames."""
+    import os
+    from dataclasses import replace
+
+    from vision import calibration
+    from vision.doctor import calibration_path
+    from vision.render import BALL_COLOURS
+    from vision.render_cards import render_seats
+
+    size = (320, 240)
+    folder = tmp_path / "camera"
+    folder.mkdir()
+
+    def show(frame) -> None:  # what the camera looks at, replaced whole
+        cv2.imwrite(str(folder / "next.png"), frame)
+        os.replace(folder / "next.png", folder / "table.png")
+
+    show(render_seats({}, "daylight", 4, size))
+    ctx = AppContext.open(data_dir, simulate=False)
+    ctx.save_settings(replace(ctx.settings, camera=str(folder)))
+    root = Root(ctx)
+    on_window(root)
+    finger = Finger(root)
+    try:
+        root.current = "settings"
+        pump()
+        finger.button("Camera set-up")
+        screen = root.get_screen("camera_setup")
+        until(lambda: screen.ready and screen._frame() is not None, what="the camera")
+        assert not screen.simulated and screen.setup.frame_size == size
+        assert screen.ids.overlay.frame_size == size
+        finger.button("Empty table")
+        plan = screen.setup.plan()
+        show(render_seats(plan, "daylight", 4, size, angle=8, balls=BALL_COLOURS))
+        frames_after(screen, 3)
+        finger.button("Learn colours")
+        assert screen.status_text.startswith("Learnt balls B G O Pk Pu; cards"), screen.status_text
+        finger.button("Accept")
+        cal = calibration.load(calibration_path(ctx.data_dir))
+        assert cal.frame_size == size and set(BALL_COLOURS) <= set(cal.colours)
+    finally:
+        root.current = "settings"
+        pump()
+        off_window(root)
+        ctx.log.close()
