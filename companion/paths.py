@@ -25,3 +25,11 @@ def log_path(directory: Path) -> Path:
 
 def settings_path(directory: Path) -> Path:
     return directory / "settings.json"
+
+
+def ring_calibration_path(directory: Path) -> Path:
+    return directory / "ring-calibration.json"
+
+
+def node_calibration_path(directory: Path) -> Path:
+    return directory / "node-calibration.json"

@@ -16,6 +16,7 @@ from companion.errors import CompanionError
 from companion.session import Session
 from companion.speech import voice_for
 from companion.ui import colours
+from companion.ui.calib_screen import CameraSetupScreen
 from companion.ui.context import AppContext
 from companion.ui.frames import after_first_flip
 from companion.ui.game_screen import GameScreen, game_screen_class
@@ -26,7 +27,6 @@ from companion.ui.widgets import BigButton
 
 for _kv in ("home.kv", "settings.kv"):
     Builder.load_file(str(Path(__file__).with_name("kv") / _kv))
-
 
 
 def open_session_screen(ctx: AppContext, session: Session) -> GameScreen:
@@ -94,6 +94,7 @@ class Root(ScreenManager):
         self.add_widget(HomeScreen(name="home", ctx=ctx))
         self.add_widget(SetupScreen(name="setup", ctx=ctx))
         self.add_widget(SettingsScreen(name="settings", ctx=ctx))
+        self.add_widget(CameraSetupScreen(name="camera_setup", ctx=ctx))
         # The table's buttons act on the game people see, never on one behind Home.
         ctx.runtime.wants_buttons = lambda: self.current == "game"
         add_history_screens(self, ctx)

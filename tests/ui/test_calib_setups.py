@@ -1,0 +1,130 @@
+"""What the camera set-up screen edits, without the screen: the cards' plan over the zones,
+colours learnt on a table with no set-up yet, files replaced atomically, set-ups made for
+another frame size."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+
+import pytest
+
+from companion.ui.calib_geometry import Rect
+from companion.ui.calib_setups import CardsSetup, NodeSetup, write_atomically
+from vision import calibration
+from vision.errors import CalibrationError
+
+
+def test_the_cards_spread_over_the_zones_in_order(tmp_path):
+    setup = CardsSetup(tmp_path / "c.json", (640, 480), seats=3)
+    assert setup.zones() == ["seat1", "seat2", "seat3", "centre"]
+    assert setup.plan() == {  # five colours over four zones: two in the first
+        "seat1": ("blue", "green"),
+        "seat2": ("orange",),
+        "seat3": ("pink",),
+        "centre": ("purple",),
+    }
+    setup.next_card_set()
+    assert setup.card_set == "Laser"
+    plan = setup.plan()
+    assert [len(c) for c in plan.values()] == [2, 2, 1, 1]
+    assert [c for cs in plan.values() for c in cs] == [
+        "red", "yellow", "green", "cyan", "blue", "magenta"
+    ]  # fmt: skip
+    setup.next_card_set()
+    assert set(setup.plan().values()) == {("back",)}
+    setup.set_seats(9)
+    assert setup.seats == 5 and "seat5" in setup.shapes
+    setup.set_seats(0)
+    assert setup.seats == 1 and "seat2" not in setup.shapes
+
+
+def test_a_set_up_made_for_another_frame_size_is_scaled(tmp_path):
+    from vision.render import scene_calibration
+
+    path = tmp_path / "c.json"
+    small = replace(scene_calibration((320, 240)), card_zones=(("seat1", (10, 120, 60, 100)),))
+    calibration.save(path, small)
+    setup = CardsSetup(path, (640, 480))
+    assert setup.shapes["seat1"] == Rect(20, 240, 120, 200)
+    assert setup.shapes["tray"] == Rect(*(2 * v for v in small.tray_roi))
+    assert setup.calibration().frame_size == (640, 480)
+
+
+def test_old_colours_stay_unless_learnt_again(tmp_path):
+    from vision.render import BALL_COLOURS, render_tray
+    from vision.render_cards import seat_calibration
+
+    path = tmp_path / "c.json"
+    old = seat_calibration()
+    calibration.save(path, old)
+    setup = CardsSetup(path, (640, 480))
+    empty = render_tray([], "daylight", 3)
+    said = setup.learn(empty, render_tray(list(BALL_COLOURS), "daylight", 3))
+    assert said.startswith("Learnt balls B G O Pk Pu."), said
+    assert "Missing: seat1: no card" in said  # the cards were not laid
+    new = setup.calibration()
+    for colour in ("red", "cyan", "magenta", "back"):  # never learnt here: kept as they were
+        assert [p for p in new.prototypes if p.colour == colour] == [
+            p for p in old.prototypes if p.colour == colour
+        ]
+    # a colour learnt again replaces all its old prototypes (balls and cards alike)
+    blue = [p for p in new.prototypes if p.colour == "blue"]
+    assert len(blue) == 1 and blue[0].samples == 1
+
+
+def test_a_file_is_replaced_whole_and_the_old_one_kept(tmp_path):
+    path = tmp_path / "sub" / "ring-calibration.json"
+    write_atomically(path, '{"a": 1}')
+    assert json.loads(path.read_text()) == {"a": 1}
+    assert not (tmp_path / "sub" / "ring-calibration.previous.json").exists()
+    write_atomically(path, '{"a": 2}')
+    assert json.loads(path.read_text()) == {"a": 2}
+    assert json.loads((tmp_path / "sub" / "ring-calibration.previous.json").read_text()) == {"a": 1}
+    assert sorted(p.name for p in path.parent.iterdir()) == [
+        "ring-calibration.json",
+        "ring-calibration.previous.json",
+    ]
+
+
+def test_node_colours_learnt_on_a_table_with_no_set_up(tmp_path):
+    from vision.node_reader import NodeCalibration, NodeReader
+    from vision.render_node import LaidCard, default_layout, render_node_table
+
+    path = tmp_path / "node.json"
+    setup = NodeSetup(path, (640, 480))
+    with pytest.raises(CalibrationError, match="no Node colours known yet"):
+        setup.accept()
+    assert not path.exists()
+    layout = default_layout()
+    laid = [
+        LaidCard((("red", "yellow", "green"), ("blue", "purple", "red")), 3, 4, 0.1, -0.1, 4),
+        LaidCard((("purple", "blue"), ("green", "yellow"), ("red", "purple")), 6, 12, 0, 0.2, -5),
+    ]
+    for k, card in enumerate(laid):
+        empty = render_node_table([], "tungsten", 40 + k, layout)
+        found = setup.find_card(empty, render_node_table([card], "tungsten", 40 + k, layout))
+        assert found.shape == card.shape
+        if k == 0:
+            assert set(found.guesses) == {"grey"}  # nothing known to guess with
+        else:  # the first card's colours already name the second's nodes
+            assert found.guesses == tuple(c for row in card.colours for c in row)
+        said = setup.learn_nodes(found, [c for row in card.colours for c in row])
+    assert said == "Learnt blue, green, purple, red, yellow from 6 nodes. Every colour known."
+    setup.accept()
+
+    cal = NodeCalibration.load(path)
+    card = LaidCard((("green", "red", "blue"), ("yellow", "yellow", "purple")), 2, 3, 0, 0, 3)
+    for light in ("daylight", "tungsten", "overcast"):
+        before = render_node_table([], light, 70, layout)
+        reading = NodeReader(cal).read(before, render_node_table([card], light, 70, layout))
+        assert (reading.status, reading.colours) == ("placed", card.colours), (light, reading)
+
+
+def test_no_card_found_is_said(tmp_path):
+    from vision.render_node import render_node_table
+
+    setup = NodeSetup(tmp_path / "node.json", (640, 480))
+    empty = render_node_table([], "daylight", 5)
+    assert setup.find_card(None, empty).startswith("First take the Empty table")
+    assert setup.find_card(empty, empty) == "No card found: no card was added."
