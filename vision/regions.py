@@ -37,6 +37,8 @@ JOIN_GAP = 3  # pixels between two pieces of one object (the edge between them)
 JOIN_COLOUR = 10.0  # weighted-Lab difference within which two pieces may be one object
 DARK_GAP = 0.7  # a line between two pieces darker than this share crosses a gap
 SURFACE = 0.04  # an object inside a region this much larger lies on it (a ball in a tray)
+GLINT_LIGHTER = 15.0  # a glint is this much lighter (Lab L) than the object it lies on,
+GLINT_CHROMA = 0.6  # and less chromatic than this share of it: a highlight, not an object
 
 
 def _gradient(lab: np.ndarray) -> np.ndarray:
@@ -50,8 +52,10 @@ def _gradient(lab: np.ndarray) -> np.ndarray:
 class _Picker:
     """Accepts compact regions of plausible size that do not overlap one already taken."""
 
-    def __init__(self, shape: tuple[int, int]):
-        self.h, self.w = shape
+    def __init__(self, lab: np.ndarray):
+        self.lab = lab
+        self.h, self.w = lab.shape[:2]
+        shape = (self.h, self.w)
         area = self.h * self.w
         self.a_min, self.a_max = MIN_AREA * area, MAX_AREA * area
         self.claimed = np.zeros(shape, np.uint8)
@@ -83,6 +87,23 @@ class _Picker:
         claimed |= mask
         self.hulls.append((*found, step))
 
+    def _mean(self, hull: np.ndarray) -> np.ndarray:
+        x, y, w, h = cv2.boundingRect(hull)
+        mask = np.zeros((h, w), np.uint8)
+        cv2.drawContours(mask, [hull - np.array([x, y], np.int32).reshape(1, 1, 2)], -1, 1, -1)
+        return np.array(cv2.mean(self.lab[y : y + h, x : x + w], mask)[:3])
+
+    def _feature(self, hull: np.ndarray, outer: np.ndarray) -> bool:
+        """A small region that is part of the one around it rather than an object lying on it:
+        of the same colour (a crumb cut off by texture), or a highlight on a glossy object
+        (much lighter and greyer)."""
+        inner, around = self._mean(hull), self._mean(outer)
+        if np.linalg.norm(weighted(inner) - weighted(around)) <= JOIN_COLOUR:
+            return True
+        (li, ai, bi), (lo, ao, bo) = inner, around
+        greyer = np.hypot(ai, bi) < GLINT_CHROMA * np.hypot(ao, bo)
+        return li > lo + GLINT_LIGHTER and greyer
+
     def objects(self) -> list[np.ndarray]:
         """The hulls taken, without nesting. A region inside another one is:
         * a piece of it, when found at a finer edge threshold and either much smaller (a
@@ -112,8 +133,10 @@ class _Picker:
                 if step < o_step:
                     piece = share < CRUMB or o_solidity >= CONVEX
                     dropped.add(k if piece else outer)
+                elif share < SURFACE and not self._feature(hull, o_hull):
+                    dropped.add(outer)
                 else:
-                    dropped.add(outer if share < SURFACE else k)
+                    dropped.add(k)
             cv2.drawContours(owner, [hull], -1, k + 1, cv2.FILLED)
         return [h for k, (h, _, _) in enumerate(regions) if k not in dropped]
 
@@ -187,7 +210,7 @@ def object_regions(frame: np.ndarray, white: np.ndarray) -> list[Blob]:
         small = cv2.resize(frame, size, interpolation=cv2.INTER_AREA)
     lab = to_lab(small, white)
     grad = _gradient(lab)
-    pick = _Picker(grad.shape)
+    pick = _Picker(lab)
     split_radius = max(2, round(0.01 * max(grad.shape)))
     for step, edge in enumerate(EDGE_STEPS):
         even = (grad < edge).astype(np.uint8)
