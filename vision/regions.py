@@ -36,6 +36,9 @@ ALIKE = 3.0  # touching objects of one kind differ in area by less than this fac
 JOIN_GAP = 3  # pixels between two pieces of one object (the edge between them)
 JOIN_COLOUR = 10.0  # weighted-Lab difference within which two pieces may be one object
 DARK_GAP = 0.7  # a line between two pieces darker than this share crosses a gap
+ENCLOSED_MIN = 4  # found objects from which a group can enclose one more
+ENCLOSED_DARK = 25.0  # Lab lightness of a dark frame (black plastic, a gap)
+ENCLOSED_SIZE = (0.4, 2.5)  # an enclosed object's area as a share of its neighbours' median
 SURFACE = 0.04  # an object inside a region this much larger lies on it (a ball in a tray)
 GLINT_LIGHTER = 15.0  # a glint is this much lighter (Lab L) than the object it lies on,
 GLINT_CHROMA = 0.6  # and less chromatic than this share of it: a highlight, not an object
@@ -200,6 +203,46 @@ def _join_pieces(hulls: list[np.ndarray], lab: np.ndarray) -> list[np.ndarray]:
     return [g[0] if len(g) == 1 else cv2.convexHull(np.vstack(g)) for g in groups.values()]
 
 
+def _enclosed(hulls: list[np.ndarray], lab: np.ndarray, grad: np.ndarray) -> list[np.ndarray]:
+    """Objects of the background's colour inside a group of found ones (a white sticker at
+    the edge of a cube held over white paper): no edge parts them from the background, but the
+    group's dark frame (a cube's black plastic) and its neighbours enclose them. They are even
+    areas, not dark, within the convex outline of the group and its dark frame, of about the
+    size of their neighbours."""
+    if len(hulls) < ENCLOSED_MIN:
+        return []
+    h, w = grad.shape
+    objects = np.zeros((h, w), np.uint8)
+    cv2.drawContours(objects, hulls, -1, 1, cv2.FILLED)
+    areas = np.array([cv2.contourArea(hh) for hh in hulls])
+    typical = float(np.median(areas))
+    r = max(1, int(round(0.5 * np.sqrt(typical))))
+    k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
+    near = cv2.dilate(objects, k)
+    dark = (lab[:, :, 0] < ENCLOSED_DARK).astype(np.uint8)
+    body = (objects | (dark & near)).astype(np.uint8)
+    pts = cv2.findNonZero(body)
+    if pts is None:
+        return []
+    outline = np.zeros((h, w), np.uint8)
+    cv2.drawContours(outline, [cv2.convexHull(pts)], -1, 1, cv2.FILLED)
+    taken = cv2.dilate(objects, np.ones((3, 3), np.uint8))
+    free = outline & (1 - taken) & (1 - dark) & (grad < EDGE_STEPS[1]).astype(np.uint8)
+    free = cv2.morphologyEx(free, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(free, connectivity=4)
+    out = []
+    for i in range(1, n):
+        x, y, bw, bh, area = (int(v) for v in stats[i])
+        if not ENCLOSED_SIZE[0] * typical <= area <= ENCLOSED_SIZE[1] * typical:
+            continue
+        mask = (labels[y : y + bh, x : x + bw] == i).astype(np.uint8)
+        contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        hull = cv2.convexHull(max(contours, key=cv2.contourArea))
+        if area >= CONVEX * cv2.contourArea(hull):
+            out.append(hull + np.array([x, y], np.int32).reshape(1, 1, 2))
+    return out
+
+
 def object_regions(frame: np.ndarray, white: np.ndarray) -> list[Blob]:
     """Every object of a still photo (full-frame coordinates), largest first."""
     h, w = frame.shape[:2]
@@ -238,7 +281,8 @@ def object_regions(frame: np.ndarray, white: np.ndarray) -> list[Blob]:
             for px, py, piece, part in pieces:
                 pick.take(piece, px, py, part, step)
     out = []
-    for hull in _join_pieces(pick.objects(), lab):
+    hulls = _join_pieces(pick.objects(), lab)
+    for hull in hulls + _enclosed(hulls, lab, grad):
         contour = np.round(hull.astype(np.float64) / s).astype(np.int32)
         blob = blob_from_contour(contour)
         if blob is not None:
