@@ -220,7 +220,15 @@ def _enclosed(hulls: list[np.ndarray], lab: np.ndarray, grad: np.ndarray) -> lis
     k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
     near = cv2.dilate(objects, k)
     dark = (lab[:, :, 0] < ENCLOSED_DARK).astype(np.uint8)
-    body = (objects | (dark & near)).astype(np.uint8)
+    # the frame: dark areas that reach near the objects, unless they reach the photo's border
+    # too (a dark background, a sleeve)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(dark, connectivity=8)
+    frame_ids = np.unique(labels[(near > 0) & (dark > 0)])
+    x, y, fw, fh = (stats[frame_ids, k] for k in range(4))
+    inner = (x > 0) & (y > 0) & (x + fw < w) & (y + fh < h)
+    keep = np.zeros(n, np.uint8)
+    keep[frame_ids[inner]] = 1
+    body = objects | (dark & near) | keep[labels]
     pts = cv2.findNonZero(body)
     if pts is None:
         return []
