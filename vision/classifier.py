@@ -122,7 +122,10 @@ class Classifier:
         self.colours = tuple(sorted({p.colour for p in self.prototypes}))
         self._colour_of = np.array([self.colours.index(p.colour) for p in self.prototypes])
         self._log_prior = np.log(self._samples) - 3.0 * np.log(self._sigmas)
-        self._shapes = [self._shape(c) for c in range(len(self.colours))]
+        shapes = [self._shape(c) for c in range(len(self.colours))]
+        self._shape_mean = np.array([m for m, _, _ in shapes])
+        self._shape_inv = np.array([inv for _, inv, _ in shapes])
+        self._shape_logdet = np.array([logdet for _, _, logdet in shapes])
 
     def _shape(self, c: int) -> tuple[np.ndarray, np.ndarray, float]:
         """One Gaussian with a full covariance over all of a colour's prototypes: the shape of
@@ -171,13 +174,10 @@ class Classifier:
         post = np.exp((score - score.max(axis=1, keepdims=True)) / TEMPERATURE)
         post /= post.sum(axis=1, keepdims=True)
         if len(groups) > 1:
-            w = weighted(labs).astype(np.float64)
-            ll = []
-            for c, _ in groups:
-                m, inv, logdet = self._shapes[c]
-                dv = w - m
-                ll.append(-0.5 * np.einsum("ij,jk,ik->i", dv, inv, dv) - 0.5 * logdet)
-            ll = np.stack(ll, 1)
+            cs = [c for c, _ in groups]
+            dv = weighted(labs).astype(np.float64)[:, None, :] - self._shape_mean[None, cs]
+            maha = np.einsum("ncj,cjk,nck->nc", dv, self._shape_inv[cs], dv)
+            ll = -0.5 * (maha + self._shape_logdet[cs])
             shape_post = np.exp((ll - ll.max(axis=1, keepdims=True)) / SHAPE_TEMPERATURE)
             shape_post /= shape_post.sum(axis=1, keepdims=True)
             conf = np.minimum(post, shape_post)

@@ -125,9 +125,9 @@ def test_real_sticker_photos_are_found_and_read_without_confident_misreads(stick
             silent += o["colour"] != label and o["confidence"] >= ASK
     # figures of benchmarks/vision_real.py, with a small margin for platform differences
     assert objects == 1662
-    assert found >= 0.95 * objects
-    assert right >= 0.92 * objects
-    assert silent <= 8
+    assert found >= 0.96 * objects
+    assert right >= 0.93 * objects
+    assert silent == 0  # a wrong answer is asked, never given with confidence
 
 
 def test_cli_calibrates_from_boxed_stickers_and_refuses_bad_boxes(tmp_path, capsys):
