@@ -8,7 +8,10 @@ the ask threshold, or unknown) and silent misreads (wrong and confident), next t
 nearest prototype in the HSV hue-saturation plane, measured inside the true boxes. Then the
 ball reader's time per 640x480 frame and the time of a whole-photo read at 640x480.
 
-    python benchmarks/vision_real.py [--sets stickers,candies] [--frames N]
+    python benchmarks/vision_real.py [--sets stickers,candies] [--frames N] [--split dev]
+
+`--split dev` measures the development photos instead, each calibrated from the other
+development photos (leave one photo out): the figures to tune settings on, never the test ones.
 """
 
 from __future__ import annotations
@@ -29,7 +32,9 @@ sys.path.insert(0, str(ROOT))
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
-from vision.detect import classify_image  # noqa: E402
+from vision.calibration import Calibration  # noqa: E402
+from vision.classifier import learn  # noqa: E402
+from vision.detect import classify_image, find_objects, measure_box  # noqa: E402
 from vision.learn import calibrate_boxes  # noqa: E402
 
 DATA = ROOT / "tests" / "data"
@@ -137,8 +142,8 @@ def match(objects: list[tuple[str, Box]], found: list[dict]) -> list[dict | None
     return out
 
 
-def score(photos: list[Photo], cal, base) -> Score:
-    s = Score()
+def score(photos: list[Photo], cal, base, s: Score | None = None) -> Score:
+    s = s or Score()
     for p in photos:
         readings = classify_image(p.frame, cal)
         for (label, box), r in zip(p.objects, match(p.objects, readings), strict=True):
@@ -154,6 +159,23 @@ def score(photos: list[Photo], cal, base) -> Score:
                 s.silent += 1
                 s.misreads.append(f"{p.name}: {label} read {r['colour']} ({r['confidence']})")
     return s
+
+
+def leave_one_out(dev: list[Photo]) -> tuple[Score, Score]:
+    """Whole-photo and crop scores of each development photo, calibrated from the others
+    exactly as `calibrate_boxes` would (the samples of each photo are measured once)."""
+    samples = []
+    for p in dev:
+        found = find_objects(p.frame)
+        samples.append([(label, measure_box(p.frame, box, found)) for label, box in p.objects])
+    whole, crop = Score(), Score()
+    for i, p in enumerate(dev):
+        rest = [s for j, photo in enumerate(samples) if j != i for s in photo]
+        cal = Calibration(prototypes=learn(rest))
+        base = baseline(dev[:i] + dev[i + 1 :])
+        score([p], cal, base, whole)
+        score(crops([p]), cal, base, crop)
+    return whole, crop
 
 
 def pct(n: int, d: int) -> str:
@@ -204,6 +226,7 @@ def main() -> int:
     ap.add_argument("--sets", default="stickers,candies")
     ap.add_argument("--frames", type=int, default=300, help="ball reader frames to time")
     ap.add_argument("--misreads", action="store_true", help="list every silent misread")
+    ap.add_argument("--split", choices=("test", "dev"), default="test")
     args = ap.parse_args()
     loaders = {"stickers": stickers, "candies": candies}
     print(
@@ -213,10 +236,16 @@ def main() -> int:
     timing_photos, timing_cal = [], None
     for name in args.sets.split(","):
         dev, test = loaders[name]()
-        cal = calibrate_boxes([(p.frame, p.objects) for p in dev])
-        base = baseline(dev)
-        for kind, photos in (("whole photos", test), ("crops", crops(test))):
-            s = score(photos, cal, base)
+        if args.split == "dev":
+            scores = dict(zip(("whole photos", "crops"), leave_one_out(dev), strict=True))
+        else:
+            cal = calibrate_boxes([(p.frame, p.objects) for p in dev])
+            base = baseline(dev)
+            scores = {
+                "whole photos": score(test, cal, base),
+                "crops": score(crops(test), cal, base),
+            }
+        for kind, s in scores.items():
             print(
                 f"{name + ' ' + kind:<26}{s.objects:>8}{s.found:>7} {pct(s.found, s.objects)}"
                 f"{s.right:>7} {pct(s.right, s.objects)}{s.asked:>8}{s.silent:>8}"
@@ -225,9 +254,13 @@ def main() -> int:
             if args.misreads:
                 for m in s.misreads:
                     print("   ", m)
+        if args.split == "dev":
+            continue
         timing_photos += test[:10]
         timing_cal = timing_cal or cal
     print("(found: a reading centred in the true box; right/asked/silent out of all objects)")
+    if args.split == "dev":
+        return 0
     load = os.getloadavg()[0]
     med, p95, cpu = photo_speed(timing_photos, timing_cal)
     print(

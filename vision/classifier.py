@@ -25,6 +25,12 @@ PER_PROTOTYPE = 5  # samples needed for each prototype of a colour
 # Likelihood ratios are softened by this power before they become a confidence: chosen on the
 # development photos so that wrong answers there fall below the ask threshold.
 TEMPERATURE = 4.0
+# The confidence is also capped by a second opinion: one Gaussian per colour with the full
+# covariance of its prototypes, softened by this power. Tight clusters of two neighbouring
+# colours (red and orange under shade) can sit side by side in the mixture, each confident
+# near itself; the colours' overall shapes show that they overlap (chosen on the development
+# photos: 1.75 leaves no confident wrong answer there; 2 keeps a margin).
+SHAPE_TEMPERATURE = 2.0
 INNER_SIGMAS = 2.5  # inside this many spreads the closeness factor is 1
 REJECT_SIGMAS = 6.0  # beyond this many spreads the answer is UNKNOWN
 
@@ -116,6 +122,25 @@ class Classifier:
         self.colours = tuple(sorted({p.colour for p in self.prototypes}))
         self._colour_of = np.array([self.colours.index(p.colour) for p in self.prototypes])
         self._log_prior = np.log(self._samples) - 3.0 * np.log(self._sigmas)
+        shapes = [self._shape(c) for c in range(len(self.colours))]
+        self._shape_mean = np.array([m for m, _, _ in shapes])
+        self._shape_inv = np.array([inv for _, inv, _ in shapes])
+        self._shape_logdet = np.array([logdet for _, _, logdet in shapes])
+
+    def _shape(self, c: int) -> tuple[np.ndarray, np.ndarray, float]:
+        """One Gaussian with a full covariance over all of a colour's prototypes: the shape of
+        its spread (shading stretches a colour along lightness and chroma)."""
+        idx = np.flatnonzero(self._colour_of == c)
+        n = self._samples[idx]
+        mu = self._means[idx].astype(np.float64)
+        m = (n[:, None] * mu).sum(axis=0) / n.sum()
+        dev = mu - m
+        within = float((n * self._sigmas[idx] ** 2).sum() / n.sum()) / 3.0
+        cov = (n[:, None, None] * dev[:, :, None] * dev[:, None, :]).sum(axis=0) / n.sum()
+        # per axis at least the floor: the whole colour is never as tight as one cluster
+        cov = cov + np.eye(3) * max(within, SIGMA_FLOOR**2)
+        inv = np.linalg.inv(cov)
+        return m, inv, float(np.linalg.slogdet(cov)[1])
 
     def _keep(self, allowed: Iterable[str] | None) -> np.ndarray:
         if allowed is None:
@@ -148,6 +173,16 @@ class Classifier:
         nearest = np.stack([g[np.argmin(d[:, g], axis=1)] for _, g in groups], 1)
         post = np.exp((score - score.max(axis=1, keepdims=True)) / TEMPERATURE)
         post /= post.sum(axis=1, keepdims=True)
+        if len(groups) > 1:
+            cs = [c for c, _ in groups]
+            dv = weighted(labs).astype(np.float64)[:, None, :] - self._shape_mean[None, cs]
+            maha = np.einsum("ncj,cjk,nck->nc", dv, self._shape_inv[cs], dv)
+            ll = -0.5 * (maha + self._shape_logdet[cs])
+            shape_post = np.exp((ll - ll.max(axis=1, keepdims=True)) / SHAPE_TEMPERATURE)
+            shape_post /= shape_post.sum(axis=1, keepdims=True)
+            conf = np.minimum(post, shape_post)
+        else:
+            conf = post
         out = []
         for k in range(len(labs)):
             b = int(np.argmax(post[k]))
@@ -161,7 +196,7 @@ class Classifier:
             out.append(
                 Reading(
                     self.colours[groups[b][0]] if z < REJECT_SIGMAS else UNKNOWN,
-                    round(float(post[k, b] * close), 4),
+                    round(float(conf[k, b] * close), 4),
                     round(float(d[k, top]), 2),
                     ranking,
                     tuple(round(float(v), 2) for v in labs[k]),

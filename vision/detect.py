@@ -11,10 +11,13 @@ import numpy as np
 from companion.errors import UsageError
 from vision.colour import frame_white, robust_colour, to_lab
 from vision.regions import object_regions
-from vision.segment import measure
+from vision.segment import inner_pixels
 
 DARKEST = 12.0  # Lab lightness and chroma below which a region is shadow or black plastic
 ROUND = 0.8  # circularity from which an object is a ball rather than a tile or card
+# An object measured on fewer pixels than this is read with less confidence: its colour is
+# mostly blur and JPEG colour blocks (8x8 and coarser for colour), not the object's.
+FEW_PIXELS = 30
 
 
 @dataclass(frozen=True)
@@ -24,6 +27,7 @@ class Found:
     radius: float
     shape: str  # "ball" or "card" (a tile, a sticker: anything not round)
     lab: tuple[float, float, float]
+    pixels: int = FEW_PIXELS  # how many pixels the colour was measured on
 
 
 def load_image(path: str | Path) -> np.ndarray:
@@ -55,10 +59,13 @@ def find_objects(frame: np.ndarray, white_roi=None, regions=()) -> list[Found]:
         if white_roi and _inside(b.x, b.y, white_roi):
             continue
         shape = "ball" if b.circularity >= ROUND else "card"
-        lab = measure(frame, b.contour, white)
+        px = inner_pixels(frame, b.contour)
+        if len(px) == 0:
+            continue
+        lab = robust_colour(to_lab(px.reshape(-1, 1, 3), white).reshape(-1, 3))
         if lab[0] < DARKEST and abs(lab[1]) + abs(lab[2]) < DARKEST:
             continue  # black plastic, a gap, deep shadow: nothing with a colour to read
-        out.append(Found(b.x, b.y, b.radius, shape, tuple(float(v) for v in lab)))
+        out.append(Found(b.x, b.y, b.radius, shape, tuple(float(v) for v in lab), len(px)))
     return out
 
 
@@ -92,7 +99,7 @@ def classify_image(frame: np.ndarray, calibration, allowed=None) -> list[dict]:
         out.append(
             {
                 "colour": r.colour,
-                "confidence": r.confidence,
+                "confidence": round(r.confidence * min(1.0, f.pixels / FEW_PIXELS), 4),
                 "x": round(f.x, 1),
                 "y": round(f.y, 1),
                 "radius": round(f.radius, 1),

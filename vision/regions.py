@@ -36,7 +36,12 @@ ALIKE = 3.0  # touching objects of one kind differ in area by less than this fac
 JOIN_GAP = 3  # pixels between two pieces of one object (the edge between them)
 JOIN_COLOUR = 10.0  # weighted-Lab difference within which two pieces may be one object
 DARK_GAP = 0.7  # a line between two pieces darker than this share crosses a gap
+ENCLOSED_MIN = 4  # found objects from which a group can enclose one more
+ENCLOSED_DARK = 25.0  # Lab lightness of a dark frame (black plastic, a gap)
+ENCLOSED_SIZE = (0.4, 2.5)  # an enclosed object's area as a share of its neighbours' median
 SURFACE = 0.04  # an object inside a region this much larger lies on it (a ball in a tray)
+GLINT_LIGHTER = 15.0  # a glint is this much lighter (Lab L) than the object it lies on,
+GLINT_CHROMA = 0.6  # and less chromatic than this share of it: a highlight, not an object
 
 
 def _gradient(lab: np.ndarray) -> np.ndarray:
@@ -50,8 +55,10 @@ def _gradient(lab: np.ndarray) -> np.ndarray:
 class _Picker:
     """Accepts compact regions of plausible size that do not overlap one already taken."""
 
-    def __init__(self, shape: tuple[int, int]):
-        self.h, self.w = shape
+    def __init__(self, lab: np.ndarray):
+        self.lab = lab
+        self.h, self.w = lab.shape[:2]
+        shape = (self.h, self.w)
         area = self.h * self.w
         self.a_min, self.a_max = MIN_AREA * area, MAX_AREA * area
         self.claimed = np.zeros(shape, np.uint8)
@@ -83,6 +90,23 @@ class _Picker:
         claimed |= mask
         self.hulls.append((*found, step))
 
+    def _mean(self, hull: np.ndarray) -> np.ndarray:
+        x, y, w, h = cv2.boundingRect(hull)
+        mask = np.zeros((h, w), np.uint8)
+        cv2.drawContours(mask, [hull - np.array([x, y], np.int32).reshape(1, 1, 2)], -1, 1, -1)
+        return np.array(cv2.mean(self.lab[y : y + h, x : x + w], mask)[:3])
+
+    def _feature(self, hull: np.ndarray, outer: np.ndarray) -> bool:
+        """A small region that is part of the one around it rather than an object lying on it:
+        of the same colour (a crumb cut off by texture), or a highlight on a glossy object
+        (much lighter and greyer)."""
+        inner, around = self._mean(hull), self._mean(outer)
+        if np.linalg.norm(weighted(inner) - weighted(around)) <= JOIN_COLOUR:
+            return True
+        (li, ai, bi), (lo, ao, bo) = inner, around
+        greyer = np.hypot(ai, bi) < GLINT_CHROMA * np.hypot(ao, bo)
+        return li > lo + GLINT_LIGHTER and greyer
+
     def objects(self) -> list[np.ndarray]:
         """The hulls taken, without nesting. A region inside another one is:
         * a piece of it, when found at a finer edge threshold and either much smaller (a
@@ -112,8 +136,10 @@ class _Picker:
                 if step < o_step:
                     piece = share < CRUMB or o_solidity >= CONVEX
                     dropped.add(k if piece else outer)
+                elif share < SURFACE and not self._feature(hull, o_hull):
+                    dropped.add(outer)
                 else:
-                    dropped.add(outer if share < SURFACE else k)
+                    dropped.add(k)
             cv2.drawContours(owner, [hull], -1, k + 1, cv2.FILLED)
         return [h for k, (h, _, _) in enumerate(regions) if k not in dropped]
 
@@ -177,6 +203,54 @@ def _join_pieces(hulls: list[np.ndarray], lab: np.ndarray) -> list[np.ndarray]:
     return [g[0] if len(g) == 1 else cv2.convexHull(np.vstack(g)) for g in groups.values()]
 
 
+def _enclosed(hulls: list[np.ndarray], lab: np.ndarray, grad: np.ndarray) -> list[np.ndarray]:
+    """Objects of the background's colour inside a group of found ones (a white sticker at
+    the edge of a cube held over white paper): no edge parts them from the background, but the
+    group's dark frame (a cube's black plastic) and its neighbours enclose them. They are even
+    areas, not dark, within the convex outline of the group and its dark frame, of about the
+    size of their neighbours."""
+    if len(hulls) < ENCLOSED_MIN:
+        return []
+    h, w = grad.shape
+    objects = np.zeros((h, w), np.uint8)
+    cv2.drawContours(objects, hulls, -1, 1, cv2.FILLED)
+    areas = np.array([cv2.contourArea(hh) for hh in hulls])
+    typical = float(np.median(areas))
+    r = max(1, int(round(0.5 * np.sqrt(typical))))
+    k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
+    near = cv2.dilate(objects, k)
+    dark = (lab[:, :, 0] < ENCLOSED_DARK).astype(np.uint8)
+    # the frame: dark areas that reach near the objects, unless they reach the photo's border
+    # too (a dark background, a sleeve)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(dark, connectivity=8)
+    frame_ids = np.unique(labels[(near > 0) & (dark > 0)])
+    x, y, fw, fh = (stats[frame_ids, k] for k in range(4))
+    inner = (x > 0) & (y > 0) & (x + fw < w) & (y + fh < h)
+    keep = np.zeros(n, np.uint8)
+    keep[frame_ids[inner]] = 1
+    body = objects | (dark & near) | keep[labels]
+    pts = cv2.findNonZero(body)
+    if pts is None:
+        return []
+    outline = np.zeros((h, w), np.uint8)
+    cv2.drawContours(outline, [cv2.convexHull(pts)], -1, 1, cv2.FILLED)
+    taken = cv2.dilate(objects, np.ones((3, 3), np.uint8))
+    free = outline & (1 - taken) & (1 - dark) & (grad < EDGE_STEPS[1]).astype(np.uint8)
+    free = cv2.morphologyEx(free, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(free, connectivity=4)
+    out = []
+    for i in range(1, n):
+        x, y, bw, bh, area = (int(v) for v in stats[i])
+        if not ENCLOSED_SIZE[0] * typical <= area <= ENCLOSED_SIZE[1] * typical:
+            continue
+        mask = (labels[y : y + bh, x : x + bw] == i).astype(np.uint8)
+        contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        hull = cv2.convexHull(max(contours, key=cv2.contourArea))
+        if area >= CONVEX * cv2.contourArea(hull):
+            out.append(hull + np.array([x, y], np.int32).reshape(1, 1, 2))
+    return out
+
+
 def object_regions(frame: np.ndarray, white: np.ndarray) -> list[Blob]:
     """Every object of a still photo (full-frame coordinates), largest first."""
     h, w = frame.shape[:2]
@@ -187,7 +261,7 @@ def object_regions(frame: np.ndarray, white: np.ndarray) -> list[Blob]:
         small = cv2.resize(frame, size, interpolation=cv2.INTER_AREA)
     lab = to_lab(small, white)
     grad = _gradient(lab)
-    pick = _Picker(grad.shape)
+    pick = _Picker(lab)
     split_radius = max(2, round(0.01 * max(grad.shape)))
     for step, edge in enumerate(EDGE_STEPS):
         even = (grad < edge).astype(np.uint8)
@@ -215,7 +289,8 @@ def object_regions(frame: np.ndarray, white: np.ndarray) -> list[Blob]:
             for px, py, piece, part in pieces:
                 pick.take(piece, px, py, part, step)
     out = []
-    for hull in _join_pieces(pick.objects(), lab):
+    hulls = _join_pieces(pick.objects(), lab)
+    for hull in hulls + _enclosed(hulls, lab, grad):
         contour = np.round(hull.astype(np.float64) / s).astype(np.int32)
         blob = blob_from_contour(contour)
         if blob is not None:

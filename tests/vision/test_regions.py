@@ -125,9 +125,9 @@ def test_real_sticker_photos_are_found_and_read_without_confident_misreads(stick
             silent += o["colour"] != label and o["confidence"] >= ASK
     # figures of benchmarks/vision_real.py, with a small margin for platform differences
     assert objects == 1662
-    assert found >= 0.95 * objects
-    assert right >= 0.92 * objects
-    assert silent <= 8
+    assert found >= 0.96 * objects
+    assert right >= 0.93 * objects
+    assert silent == 0  # a wrong answer is asked, never given with confidence
 
 
 def test_cli_calibrates_from_boxed_stickers_and_refuses_bad_boxes(tmp_path, capsys):
@@ -152,3 +152,40 @@ def test_cli_calibrates_from_boxed_stickers_and_refuses_bad_boxes(tmp_path, caps
     err = capsys.readouterr().err
     assert "malformed" in err and len(err.strip().splitlines()) == 1
     assert not out2.exists()
+
+
+def test_white_stickers_open_onto_white_paper_are_found():
+    # a face of stickers whose right column is white, with no black rim on that side: nothing
+    # but the black grid above, below and left of them parts them from the paper
+    frame = np.full((480, 640, 3), (232, 234, 235), np.uint8)
+    x0, y0, cell, gap = 200, 120, 80, 6
+    cv2.rectangle(frame, (x0, y0), (x0 + 3 * cell, y0 + 3 * cell), (20, 20, 20), -1)
+    rects = []
+    for i in range(9):
+        x, y = x0 + (i % 3) * cell + gap, y0 + (i // 3) * cell + gap
+        right = i % 3 == 2
+        w = cell - gap + 2 if right else cell - 2 * gap  # reaches the face's edge
+        colour = (232, 234, 235) if right else STICKERS[i % 4]
+        cv2.rectangle(frame, (x, y), (x + w, y + cell - 2 * gap), colour, -1)
+        rects.append((x, y, w, cell - 2 * gap))
+    frame = np.clip(frame + np.random.default_rng(3).normal(0, 2, frame.shape), 0, 255)
+    found = find_objects(frame.astype(np.uint8))
+    for x, y, w, h in rects:
+        inside = [o for o in found if x <= o.x <= x + w and y <= o.y <= y + h]
+        assert len(inside) == 1, ((x, y, w, h), inside)
+
+
+def test_a_glossy_candy_filling_a_close_crop_is_found_whole_not_as_its_glints():
+    root = Path(__file__).parents[1] / "data" / "mnm-photos"
+    frame = cv2.imread(str(root / "DSC_3596.jpg"))  # a green candy with bright highlights
+    with open(root / "boxes.csv", encoding="utf-8") as f:
+        row = next(r for r in f if r.startswith("DSC_3596.jpg"))
+    x, y, w, h = (int(v) for v in row.strip().split(",")[2:6])
+    crop = frame[y - h // 2 : y + h + h // 2, x - w // 2 : x + w + w // 2]  # the candy and paper
+    found = find_objects(crop)
+    cx, cy = 1.0 * w, 1.0 * h
+    candy = [o for o in found if abs(o.x - cx) < w / 2 and abs(o.y - cy) < h / 2]
+    assert candy, found
+    big = max(candy, key=lambda o: o.radius)
+    assert big.radius > w / 4  # the candy itself, not a highlight on it
+    assert big.lab[1] < -30 and big.lab[2] > 20  # and green
