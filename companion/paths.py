@@ -25,3 +25,13 @@ def log_path(directory: Path) -> Path:
 
 def settings_path(directory: Path) -> Path:
     return directory / "settings.json"
+
+
+def ring_calibration_path(directory: Path) -> Path:
+    """The Laser ring's calibration, beside the ball camera's (vision.doctor.calibration_path)."""
+    return Path(directory) / "ring-calibration.json"
+
+
+def node_calibration_path(directory: Path) -> Path:
+    """The Node table's calibration, beside the ball camera's."""
+    return Path(directory) / "node-calibration.json"

@@ -13,7 +13,7 @@ from companion.games.color_milk import GAME
 from companion.games.color_milk.cards import CardsToConfirm
 from companion.games.color_milk.events import Predict
 from companion.runtime import Runtime
-from companion.runtime.camera import SimulatedTray
+from companion.runtime.sim_tray import SimulatedTray
 from companion.session import Session
 from companion.store import GameLog
 from vision.render_cards import BACK
@@ -89,7 +89,7 @@ def test_revealed_cards_become_predictions_or_questions(table):
     runtime.submit(Predict("Cy", ("orange",)))
     assert session.state.phase == "choose"
     assert runtime.drain()
-    assert camera._cards_spec is None
+    assert camera.readers["cards"]._spec is None
     logged = [e.payload["type"] for e in session.log.entries(session.game_id)]
     assert logged.count(CardsToConfirm.type_name) == 2  # each question asked once
     assert logged.count(Predict.type_name) == 3
