@@ -31,11 +31,16 @@ class NodeAdapter:
         self.watcher = None  # vision.node_watch.NodeWatcher once calibrated
         self._calibration = None  # ... with this calibration
         self._spec: ReaderSpec | None = None
-        self._fresh = True  # the next frame is the table to compare with
+        self._fresh = True  # the next frame is the table to compare with ...
+        self._laid = 0  # ... or, on the simulated table, the table with this many cards
 
     def want(self, spec: ReaderSpec | None) -> None:
         if spec is None or self._spec is None:
             self._fresh = True  # not watched in between: start again from what lies there
+            scene = self.setup.scene
+            # the simulated table as the reader was wanted: a card laid while the reader
+            # was still being calibrated is news, as the balls rolled in meanwhile are
+            self._laid = scene.node.laid() if scene is not None else 0
         self._spec = spec
 
     def read(self, image) -> list:
@@ -54,8 +59,8 @@ class NodeAdapter:
             self.watcher, self._calibration, self._fresh = NodeWatcher(reader), calibration, True
         if self._fresh:
             self._fresh = False
-            self.watcher.reset(image)
-            return []
+            scene = self.setup.scene
+            self.watcher.reset(scene.node.picture(self._laid) if scene is not None else image)
         readings = self.watcher.feed(image)
         self.setup.reading.set()
         return [

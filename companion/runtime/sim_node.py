@@ -57,6 +57,19 @@ class SimulatedNode:
                     return f"{state.current} lays {'/'.join(card)} on the table"
         return f"No card in {state.current}'s hand fits: discard one on the screen."
 
+    def laid(self) -> int:
+        """How many cards lie on the table."""
+        with self._lock:
+            return len(self.table.cards) if self.table is not None else 0
+
+    def picture(self, laid: int):
+        """The table with only its first `laid` cards (drawn for the occasion)."""
+        from vision.render_node import render_node_table
+
+        with self._lock:
+            cards = list(self.table.cards[:laid]) if self.table is not None else []
+        return render_node_table(cards, self.light, self.seed, self.layout)
+
     def frame(self, i: int):
         from vision.render_node import render_node_table
 

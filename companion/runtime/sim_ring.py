@@ -25,6 +25,7 @@ class SimulatedRing:
         self.board = None  # vision.render_ring.RingBoard
         self.cards: tuple[str, ...] = ()  # the prism cards revealed this round, in order
         self.round: int | None = None
+        self.aside: tuple[int, ...] = ()  # figures the refill found no place for (colour index)
         self._lock = threading.Lock()
         self._drawn = None
         self._picture = None
@@ -35,6 +36,7 @@ class SimulatedRing:
 
         with self._lock:
             self.board, self.cards, self.round = random_board(self.rng), (), 1
+            self.aside = ()
 
     def next_round(self, number: int) -> None:
         """Round `number` begins: some figures came off in the demonstration and went back
@@ -54,7 +56,8 @@ class SimulatedRing:
                 cat,
                 tuple(self.board.spares.get(c, 0) for c in COLOURS),
             )
-            after = refill(before, removed).table
+            done = refill(before, self.aside + tuple(removed))  # who waited longest goes first
+            after, self.aside = done.table, done.aside
             tiles = [None if c is None else COLOURS[c] for c in after.tiles]
             tiles[cat] = CAT
             spares = dict(zip(COLOURS, after.supply, strict=True))
