@@ -16,7 +16,11 @@ from collections.abc import Callable
 from companion.cues import Announce, Cue
 from companion.events import Event
 from companion.game import ReaderSpec
-from companion.runtime.readers import Setup, make_readers
+from companion.runtime.read_balls import BallAdapter
+from companion.runtime.read_cards import CardAdapter
+from companion.runtime.read_node import NodeAdapter
+from companion.runtime.read_ring import RingAdapter
+from companion.runtime.readers import Reader, Setup
 
 SIM_FPS = 10.0  # the rendered table changes at a person's pace; it leaves the CPU to the screen
 
@@ -41,7 +45,12 @@ class CameraLink:
         self.on_events = on_events
         self.on_cue = on_cue
         self.setup = Setup(simulate, calibration_file, ask_threshold, on_cue, scene)
-        self.readers = make_readers(self.setup)
+        self.readers: dict[str, Reader] = {
+            "balls": BallAdapter(self.setup),
+            "cards": CardAdapter(self.setup),
+            "ring": RingAdapter(self.setup),
+            "node": NodeAdapter(self.setup),
+        }
         self.reading = self.setup.reading  # set once frames are going through a reader
         self.feed = None
         self._asleep = threading.Event()  # no game on screen: no frames, no reading

@@ -102,17 +102,3 @@ HOW_TO_CALIBRATE = {
     "node": "The camera does not know the Node table yet: enter the cards by touch, and "
     "calibrate the table on the camera's calibration screen.",
 }
-
-
-def make_readers(setup: Setup) -> dict[str, Reader]:
-    from companion.runtime.read_balls import BallAdapter
-    from companion.runtime.read_cards import CardAdapter
-    from companion.runtime.read_node import NodeAdapter
-    from companion.runtime.read_ring import RingAdapter
-
-    return {
-        "balls": BallAdapter(setup),
-        "cards": CardAdapter(setup),
-        "ring": RingAdapter(setup),
-        "node": NodeAdapter(setup),
-    }
