@@ -73,7 +73,7 @@ class SimulatedRing:
         with self._lock:
             key = (self.board, self.cards)
         if key != self._drawn:
-            picture = render_ring(key[0], self.light, self.round or 0, frame=i)
+            picture = render_ring(key[0], self.light, frame=i)  # one light field, cached
             _lay_cards(picture, key[1])
             self._picture, self._drawn = picture, key
         return self._picture
