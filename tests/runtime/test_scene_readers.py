@@ -198,3 +198,24 @@ def test_a_real_camera_without_a_ring_calibration_says_how_to_calibrate_once(tmp
 
 def _texts(cues):
     return [c for c in cues if isinstance(c, C.Announce)]
+
+
+def test_a_new_laser_round_gathers_the_prism_cards_and_refills_the_ring():
+    from dataclasses import replace
+
+    scene = SimulatedScene()
+    state = LASER.initial_state(GameConfig(("Ann", "Bo", "Cy"), {"mode": "team", "cards": 2}))
+    scene.play("laser", state)
+    reveal = {"cards"}  # the card reader is wanted while the prism cards are revealed
+    scene.follow(state, reveal)
+    assert scene.frame(0) is scene.tray.frame(0)  # the camera looks at the centre
+    assert "revealed" in scene.act("reveal", state, reveal)
+    assert scene.act("reveal", state, {"ring"}).startswith("The prism cards are revealed at")
+    assert len(scene.tray.laid("centre")) == 1
+    first = scene.ring.board
+    scene.follow(replace(state, phase="planning"), {"ring"})
+    assert scene.frame(0) is scene.ring.frame(0)  # ... then at the ring
+    assert scene.ring.board == first
+    scene.follow(replace(state, round=2), reveal)
+    assert scene.ring.round == 2 and scene.ring.board != first
+    assert scene.tray.laid("centre") == () and scene.ring.cards == ()
