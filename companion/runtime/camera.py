@@ -53,6 +53,8 @@ class CameraLink:
         }
         self.reading = self.setup.reading  # set once frames are going through a reader
         self.feed = None
+        self._wanted: set[str] = set()  # the kinds the game's state asks for
+        self._idle = False  # no wanted reader can read: the feed is paused until one can
         self._asleep = threading.Event()  # no game on screen: no frames, no reading
         self._closed = threading.Event()
         self._feed_lock = threading.Lock()  # the feed starts, sleeps and stops in turn
@@ -92,13 +94,23 @@ class CameraLink:
     def wake(self) -> None:
         with self._feed_lock:
             self._asleep.clear()
-            if self.feed is not None:
+            if self.feed is not None and not self._idle:
                 self.feed.resume()
 
     def want(self, specs: tuple[ReaderSpec, ...]) -> None:
-        """The readers the state asks for (see each reader's `want`); none: none reads."""
+        """The readers the state asks for (see each reader's `want`); while none of them
+        can read (none asked for, or none calibrated) the camera is paused."""
         for kind, reader in self.readers.items():
             reader.want(next((s for s in specs if s.kind == kind), None))
+        with self._feed_lock:
+            self._wanted = {s.kind for s in specs}
+            if self._idle and self._can_read():
+                self._idle = False
+                if self.feed is not None and not self._asleep.is_set():
+                    self.feed.resume()
+
+    def _can_read(self) -> bool:
+        return any(not self.readers[kind].off for kind in self._wanted if kind in self.readers)
 
     # on the link's own thread -----------------------------------------------------------
     def _open(self) -> None:
@@ -139,4 +151,12 @@ class CameraLink:
             if self._closed.is_set():
                 break  # a calibration learnt while closing: nothing more to read
             out += reader.read(image)
+        with self._feed_lock:
+            idle = not self._idle and not self._can_read() and self.feed is not None
+            self._idle = self._idle or idle
+        if idle:  # nothing to read: no frames are taken until there is
+            self.feed.pause()  # (the engine's want() is not held up while the camera closes)
+            with self._feed_lock:
+                if not self._idle and not self._asleep.is_set():
+                    self.feed.resume()  # wanted again while it was pausing
         return out

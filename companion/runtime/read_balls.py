@@ -35,6 +35,7 @@ class BallAdapter:
     def __init__(self, setup: Setup) -> None:
         self.setup = setup
         self.reader = None  # vision.balls.BallReader once calibrated
+        self.off = False
         self._on = False
         self._key: str | None = None
         self._new_round = threading.Event()
@@ -57,7 +58,7 @@ class BallAdapter:
         if self.reader is None:
             calibration = ball_calibration(self.setup)
             if calibration is None:
-                self._on = False
+                self.off = True
                 return []
             from vision.balls import BallReader
 

@@ -18,7 +18,7 @@ class CardAdapter:
         self.cards = None  # vision.card_zones.ZoneReader while the game wants cards read
         self._spec: ReaderSpec | None = None
         self._for: ReaderSpec | None = None  # the spec `cards` was made for
-        self._off = False  # the calibration cannot read cards (no zones, no colours)
+        self.off = False  # the calibration cannot read cards (no zones, no colours)
 
     def want(self, spec: ReaderSpec | None) -> None:
         self._spec = spec
@@ -27,7 +27,7 @@ class CardAdapter:
         from companion.card_readings import ZoneRead
 
         spec = self._spec
-        if spec is None or self._off:
+        if spec is None or self.off:
             self.cards = None
             return []
         if self.cards is None or spec != self._for:
@@ -58,7 +58,7 @@ class CardAdapter:
 
         calibration = ball_calibration(self.setup)
         if calibration is None:
-            self._off = True
+            self.off = True
             return None
         scene = self.setup.scene
         if scene is not None:
@@ -68,6 +68,6 @@ class CardAdapter:
         try:
             return ZoneReader(calibration, spec.colours, background=empty)
         except CompanionError as exc:
-            self._off = True  # said once; the cards are tapped in from now on
+            self.off = True  # said once; the cards are tapped in from now on
             self.setup.on_cue(Announce(f"The camera cannot read cards ({exc}); tap them in."))
             return None

@@ -33,6 +33,7 @@ class NodeAdapter:
         self._spec: ReaderSpec | None = None
         self._fresh = True  # the next frame is the table to compare with ...
         self._laid = 0  # ... or, on the simulated table, the table with this many cards
+        self.off = False
 
     def want(self, spec: ReaderSpec | None) -> None:
         if spec is None or self._spec is None:
@@ -50,6 +51,7 @@ class NodeAdapter:
             return []
         calibration = node_calibration(self.setup)  # (known after the first time)
         if calibration is None:
+            self.off = True
             return []
         if calibration is not self._calibration:  # the first, or a new simulated table
             from vision.node_reader import NodeReader

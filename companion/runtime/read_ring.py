@@ -37,7 +37,7 @@ class RingAdapter:
         self.setup = setup
         self.reader = None  # vision.ring_reader.RingReader once calibrated
         self._spec: ReaderSpec | None = None
-        self._off = False
+        self.off = False
         self._gist = None  # what the last frame read, and in how many frames in a row
         self._seen = 0
         self._posted = None  # (spec key, gist) of the last reading posted
@@ -47,7 +47,7 @@ class RingAdapter:
 
     def read(self, image) -> list:
         spec = self._spec
-        if spec is None or self._off:
+        if spec is None or self.off:
             return []
         if self.reader is None:
             from companion.errors import CompanionError
@@ -59,7 +59,7 @@ class RingAdapter:
             except CompanionError as exc:
                 self.setup.on_cue(_cannot(exc))
             if not self.reader:
-                self._off = True
+                self.off = True
                 return []
         reading = self.reader.read(image)
         self.setup.reading.set()

@@ -26,6 +26,8 @@ KINDS = ("balls", "cards", "ring", "node")  # what the camera serves, as ReaderS
 
 
 class Reader(Protocol):
+    off: bool  # it cannot read (no calibration to use): the camera need not run for it
+
     def want(self, spec: ReaderSpec | None) -> None: ...
 
     def read(self, image) -> list[Event]: ...

@@ -65,6 +65,8 @@ def test_a_laser_board_revealed_and_laid_on_the_simulated_table_is_entered_by_th
             board.spares[c] for c in ("red", "yellow", "green", "cyan", "blue", "magenta")
         )
         assert sum(isinstance(e, BoardEntered) for e in events) == 1  # read once, not a stream
+        assert not LASER.readers(session.state)  # the board is known: nothing more to read ...
+        assert eventually(lambda: rt.camera.feed.paused)  # ... and no frames are taken
     finally:
         rt.close()
 
@@ -189,11 +191,19 @@ def test_a_real_camera_without_a_ring_calibration_says_how_to_calibrate_once(tmp
             time.sleep(0.1)
         time.sleep(1.0)  # more frames go by: it is not said again
         assert sum(c.text in said for c in _texts(cues)) == 1
+        assert rt.camera.feed.paused  # no reader it could run: the camera is off
         assert session.state.board is None  # the game goes on by touch
         session.submit(BoardEntered(tuple(None if t == "cat" else t for t in tiles[:12]), 0))
         assert session.state.board is not None
     finally:
         rt.close()
+
+
+def eventually(condition, seconds: float = 10.0) -> bool:
+    deadline = time.monotonic() + seconds
+    while not condition() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return condition()
 
 
 def _texts(cues):
