@@ -102,12 +102,6 @@ class Runtime:
         """The simulated table's rendered ball tray and card zones (simulation only)."""
         return self.scene.tray if self.scene is not None else None
 
-    @tray.setter
-    def tray(self, tray) -> None:
-        from companion.runtime.sim_scene import SimulatedScene
-
-        self.scene = SimulatedScene(tray=tray) if tray is not None else None
-
     def open_table(self, simulate: bool, **options):
         """Open the table's hardware with every reading coming here. In simulation the camera
         looks at a rendered scene of the game in play that the simulated table acts on."""

@@ -13,6 +13,7 @@ from companion.games.color_milk import GAME
 from companion.games.color_milk.cards import CardsToConfirm
 from companion.games.color_milk.events import Predict
 from companion.runtime import Runtime
+from companion.runtime.sim_scene import SimulatedScene
 from companion.runtime.sim_tray import SimulatedTray
 from companion.session import Session
 from companion.store import GameLog
@@ -26,7 +27,7 @@ BALLS = ("blue", "pink", "orange", "green", "blue")
 @pytest.fixture
 def table(tmp_path):
     runtime = Runtime(camera_source="simulated")
-    runtime.tray = SimulatedTray("tungsten")
+    runtime.scene = SimulatedScene(tray=SimulatedTray("tungsten"))
     asks: queue.Queue = queue.Queue()
     runtime.subscribe(on_cue=lambda cue: isinstance(cue, C.AskHuman) and asks.put(cue))
     session = Session.start(GAME, GameLog(tmp_path / "log.db"), GameConfig(("Ann", "Bo", "Cy")))

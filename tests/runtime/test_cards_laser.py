@@ -10,6 +10,7 @@ from companion.game import GameConfig
 from companion.games.laser import GAME
 from companion.games.laser.sensing import interpret, readers
 from companion.runtime import Runtime
+from companion.runtime.sim_scene import SimulatedScene
 from companion.runtime.sim_tray import SimulatedTray
 from companion.session import Session
 from companion.store import GameLog
@@ -67,7 +68,7 @@ def test_hands_touching_cards_and_unsteady_readings_enter_nothing():
 @pytest.mark.slow
 def test_prism_cards_laid_on_the_rendered_table_are_read_through_the_runtime(tmp_path):
     runtime = Runtime(camera_source="simulated")
-    runtime.tray = SimulatedTray("warm-led")
+    runtime.scene = SimulatedScene(tray=SimulatedTray("warm-led"))
     session = Session.start(GAME, GameLog(tmp_path / "log.db"), TEAM)
     runtime.play(session)
     try:
