@@ -30,12 +30,12 @@ class SimulatedRing:
         self._drawn = None
         self._picture = None
 
-    def start(self) -> None:
-        """A new game: a random board, no cards."""
+    def start(self, number: int = 1) -> None:
+        """A game comes to the table at round `number`: a random board, no cards."""
         from vision.render_ring import random_board
 
         with self._lock:
-            self.board, self.cards, self.round = random_board(self.rng), (), 1
+            self.board, self.cards, self.round = random_board(self.rng), (), number
             self.aside = ()
 
     def next_round(self, number: int) -> None:

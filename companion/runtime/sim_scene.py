@@ -40,8 +40,7 @@ class SimulatedScene:
         self.game, self._round = game, getattr(state, "round", None)
         self.tray.clear_cards()
         if game == "laser":
-            self.ring.start()
-            self.ring.round = state.round
+            self.ring.start(state.round)
         elif game == "node":
             self.node.start(state)
 
