@@ -107,10 +107,8 @@ class Runtime:
         looks at a rendered scene of the game in play that the simulated table acts on."""
         from hardware.table import open_table
 
-        if simulate and self.camera_source == "simulated" and self.scene is None:
-            from companion.runtime.sim_scene import SimulatedScene
-
-            self.scene = SimulatedScene()
+        if simulate:
+            self._simulate_scene()
         self.table = open_table(simulate, self.post, settings=self.settings, **options)
         return self.table
 
@@ -122,6 +120,7 @@ class Runtime:
             self.session, self._memory = session, None
             session.sinks.append(self._cue)
             session.watchers.append(self._changed)
+            self._simulate_scene()
             if self.scene is not None:
                 self.scene.play(session.game.name, session.state)
         if self.keep_time:
@@ -274,6 +273,13 @@ class Runtime:
                 with self._lock:
                     if self.session is not None:
                         self.session.poll()
+
+    def _simulate_scene(self) -> None:
+        """A simulated camera needs a scene to look at, with or without a simulated table."""
+        if self.camera_source == "simulated" and self.scene is None:
+            from companion.runtime.sim_scene import SimulatedScene
+
+            self.scene = SimulatedScene()
 
     def _reader_kinds(self, session: Session) -> set[str]:
         return {s.kind for s in session.game.readers(session.state)}

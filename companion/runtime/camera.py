@@ -109,6 +109,11 @@ class CameraLink:
                 if self.feed is not None and not self._asleep.is_set():
                     self.feed.resume()
 
+    @property
+    def wanted(self) -> frozenset[str]:
+        """The kinds of reader the game's state asks for now."""
+        return frozenset(self._wanted)
+
     def _can_read(self) -> bool:
         return any(not self.readers[kind].off for kind in self._wanted if kind in self.readers)
 

@@ -90,7 +90,7 @@ def test_revealed_cards_become_predictions_or_questions(table):
     runtime.submit(Predict("Cy", ("orange",)))
     assert session.state.phase == "choose"
     assert runtime.drain()
-    assert camera.readers["cards"]._spec is None
+    assert "cards" not in camera.wanted
     logged = [e.payload["type"] for e in session.log.entries(session.game_id)]
     assert logged.count(CardsToConfirm.type_name) == 2  # each question asked once
     assert logged.count(Predict.type_name) == 3
