@@ -120,7 +120,7 @@ class CameraLink:
     # on the link's own thread -----------------------------------------------------------
     def _open(self) -> None:
         from companion.errors import CompanionError
-        from vision.camera import Camera, RenderedSource, open_source
+        from vision.camera import Camera, CameraStatus, RenderedSource, open_source
         from vision.feed import VisionFeed, camera_cue
 
         try:
@@ -132,11 +132,12 @@ class CameraLink:
         except (CompanionError, OSError) as exc:
             self.on_cue(Announce(f"Camera off ({exc}); tap the readings in."))
             return
-        told = []  # the last status people were told of: waking up again is not news
+        RUNNING = CameraStatus.RUNNING
+        told = []  # the statuses people were told of: starting or waking up is not news
 
         def on_status(status, message):
             cue = camera_cue(status, message)
-            if cue is not None and told[-1:] != [status]:
+            if cue is not None and told[-1:] != [status] and (told or status is not RUNNING):
                 told.append(status)
                 self.on_cue(cue)
 

@@ -22,12 +22,12 @@ from kivy.uix.label import Label
 from kivy.uix.widget import Widget
 
 from companion.ui import colours
-from companion.ui.sizes import MIN_BUTTON_DP
 from companion.ui.widgets import BigButton, ColourButton
 
 BALL_COLOURS = ("blue", "green", "orange", "pink", "purple")
 BUTTON_LABELS = {"next": "Next", "bid": "Bid", "impossible": "Impossible!", "undo": "Undo (hold)"}
 TABLE_LABELS = {"lay": "Lay card", "reveal": "Reveal"}  # act on the rendered table (sim_scene)
+BALL_SHARE = 5  # a ball button's share of the strip's width; a label's is 0.8 a letter
 STRIP_HEIGHT = 56  # dp: 48 dp buttons and a thin margin, taken from the game area
 LOOK_HZ = 20  # how often the pins are looked at; short enough for the shortest LED step
 DARK = (0.05, 0.05, 0.05)
@@ -73,7 +73,7 @@ class SimPanel(BoxLayout):
         self.lamp = LedLamp(size_hint=(None, 1), width=dp(44))
         self.add_widget(self.lamp)
         self.sound_label = Label(
-            size_hint=(None, 1), width=dp(50), color=colours.MUTED, font_size="13sp"
+            size_hint=(None, 1), width=dp(48), color=colours.MUTED, font_size="13sp"
         )
         self.add_widget(self.sound_label)
         names = list(self.table.pins.buttons.as_dict()) if self.table else list(BUTTON_LABELS)
@@ -90,15 +90,19 @@ class SimPanel(BoxLayout):
                 b = self._button(text)
                 b.bind(on_release=lambda _b, what=what: self.table.act(what))
         for colour in BALL_COLOURS:
-            b = ColourButton(colour=colour, size_hint=(None, 1), width=dp(MIN_BUTTON_DP))
+            b = ColourButton(colour=colour, size_hint_x=BALL_SHARE)
+            b.size_hint_min_x = None  # see _button
             b.bind(on_release=lambda _b, colour=colour: self._drop(colour))
             self.add_widget(b)
         self._ticker = Clock.schedule_interval(self.refresh, 1 / LOOK_HZ)
         self.refresh()
 
     def _button(self, text: str) -> BigButton:
-        # as wide as its label needs (the strip shares what is left in proportion)
-        b = BigButton(text=text, font_size="14sp", size_hint_x=max(len(text), 5))
+        # The buttons share the strip in proportion to their labels: at 800 px every one is
+        # at least 50 dp; a narrower window (--size) shrinks them all rather than push the
+        # last ones off the edge.
+        b = BigButton(text=text, font_size="14sp", size_hint_x=max(BALL_SHARE, len(text) * 0.8))
+        b.size_hint_min_x = None
         self.add_widget(b)
         return b
 
