@@ -28,8 +28,10 @@ def settings_path(directory: Path) -> Path:
 
 
 def ring_calibration_path(directory: Path) -> Path:
-    return directory / "ring-calibration.json"
+    """The Laser ring's calibration, beside the ball camera's (vision.doctor.calibration_path)."""
+    return Path(directory) / "ring-calibration.json"
 
 
 def node_calibration_path(directory: Path) -> Path:
-    return directory / "node-calibration.json"
+    """The Node table's calibration, beside the ball camera's."""
+    return Path(directory) / "node-calibration.json"

@@ -41,7 +41,8 @@ BALL_BLOCKS_SECONDS = 0.025
 BALL_SPACING_SECONDS = 0.08
 BALL_CHATTER_SECONDS = 0.001
 
-# Keyboard in simulation: key -> button name ("ball" drops a ball of a random colour).
+# Keyboard in simulation: key -> button name ("ball" drops a ball of a random colour; "lay"
+# and "reveal" lay the game's next card on the rendered table: companion.runtime.sim_scene).
 SIM_KEYS = {
     "n": "next",
     "enter": "next",
@@ -50,6 +51,8 @@ SIM_KEYS = {
     "u": "undo",
     "spacebar": "ball",
     " ": "ball",
+    "l": "lay",
+    "r": "reveal",
 }
 
 

@@ -124,5 +124,5 @@ def camera_cue(status: CameraStatus, message: str) -> Cue | None:
     if status is CameraStatus.DISCONNECTED:
         return ErrorCue(f"Camera unavailable ({message}). Tap the colours in instead.")
     if status is CameraStatus.RUNNING:
-        return Announce("Camera ready: balls and cards are read again.")
+        return Announce("Camera ready: the table is read again.")
     return None

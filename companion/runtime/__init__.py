@@ -29,13 +29,13 @@ from typing import Any
 from companion.cues import Announce, Cue
 from companion.errors import IllegalMove
 from companion.events import ButtonPressed, Event
+from companion.runtime.readers import KINDS as CAMERA_KINDS
 from companion.session import Session
 from companion.settings import Settings
 
 log = logging.getLogger(__name__)
 
 TIMER_POLL = 0.1  # seconds between timer polls when the runtime keeps the clock
-CAMERA_KINDS = ("balls", "cards")  # the readers CameraLink serves (Node's and the ring, not yet)
 
 
 @dataclass
@@ -62,7 +62,7 @@ class Runtime:
         self.keep_time = keep_time
         self.camera_source = camera_source  # None/"off": no camera; "simulated"; a device
         self.calibration_file = calibration_file
-        self.tray = None  # the simulated table's rendered ball tray (simulation only)
+        self.scene = None  # what the simulated camera sees (sim_scene.SimulatedScene)
         self.session: Session | None = None
         self.camera = None  # companion.runtime.camera.CameraLink while a game reads
         self._table = None
@@ -84,26 +84,31 @@ class Runtime:
     # the table ----------------------------------------------------------------------------
     @property
     def table(self):
-        """The hardware table (hardware.table.Table), with the simulated tray on its chute."""
+        """The hardware table (hardware.table.Table), acting on the simulated scene too."""
         return self._table
 
     @table.setter
     def table(self, table) -> None:
-        if table is not None and self.tray is not None:
-            from companion.runtime.camera import TableWithTray
+        if table is not None and self.scene is not None:
+            from companion.runtime.sim_scene import TableWithScene
 
-            table = TableWithTray(table, self.tray, draw=self.simulated_ball)
+            table = TableWithScene(
+                table, self.scene, draw=self.simulated_ball, act=self.simulated_hand
+            )
         self._table = table
+
+    @property
+    def tray(self):
+        """The simulated table's rendered ball tray and card zones (simulation only)."""
+        return self.scene.tray if self.scene is not None else None
 
     def open_table(self, simulate: bool, **options):
         """Open the table's hardware with every reading coming here. In simulation the camera
-        looks at a rendered tray that the simulated chute fills."""
+        looks at a rendered scene of the game in play that the simulated table acts on."""
         from hardware.table import open_table
 
-        if simulate and self.camera_source == "simulated" and self.tray is None:
-            from companion.runtime.camera import SimulatedTray
-
-            self.tray = SimulatedTray()
+        if simulate:
+            self._simulate_scene()
         self.table = open_table(simulate, self.post, settings=self.settings, **options)
         return self.table
 
@@ -115,6 +120,9 @@ class Runtime:
             self.session, self._memory = session, None
             session.sinks.append(self._cue)
             session.watchers.append(self._changed)
+            self._simulate_scene()
+            if self.scene is not None:
+                self.scene.play(session.game.name, session.state)
         if self.keep_time:
             self._start_engine()
         self._sync_readers()
@@ -143,6 +151,16 @@ class Runtime:
             colour = random.choice(self._left)
             self._left.remove(colour)
             return colour
+
+    def simulated_hand(self, what: str) -> None:
+        """The simulated strip's "lay" or "reveal": done on the rendered scene, for the
+        camera to see; what was done is shown."""
+        with self._lock:
+            session = self.session
+            if self.scene is None or session is None:
+                return
+            said = self.scene.act(what, session.state, self._reader_kinds(session))
+        self._tell("on_cue", Announce(said))
 
     def subscribe(self, **callbacks) -> Callable[[], None]:
         """Listen (see Subscriber); returns the function that stops listening."""
@@ -256,6 +274,16 @@ class Runtime:
                     if self.session is not None:
                         self.session.poll()
 
+    def _simulate_scene(self) -> None:
+        """A simulated camera needs a scene to look at, with or without a simulated table."""
+        if self.camera_source == "simulated" and self.scene is None:
+            from companion.runtime.sim_scene import SimulatedScene
+
+            self.scene = SimulatedScene()
+
+    def _reader_kinds(self, session: Session) -> set[str]:
+        return {s.kind for s in session.game.readers(session.state)}
+
     def _tell(self, kind: str, *args) -> None:
         for sub in list(self._subscribers):
             fn = getattr(sub, kind)
@@ -280,6 +308,8 @@ class Runtime:
         if session is None:
             return
         specs = tuple(s for s in session.game.readers(session.state) if s.kind in CAMERA_KINDS)
+        if self.scene is not None:
+            self.scene.follow(session.state, {s.kind for s in specs})
         if self.camera is None:
             if not specs or self.camera_source in (None, "off"):
                 return
@@ -292,7 +322,7 @@ class Runtime:
                 ask_threshold=self.settings.ask_threshold,
                 on_events=lambda events: [self.post(e) for e in events],
                 on_cue=lambda cue: self._tell("on_cue", cue),
-                tray=self.tray,
+                scene=self.scene,
             )
             self.camera.start()
         self.camera.want(specs)

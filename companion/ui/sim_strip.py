@@ -1,8 +1,11 @@
 """The simulated table on screen: the LED and buzzer as the pins drive them, the arcade
-buttons, and a ball chute, all acting through the same mock pins as `Table.press()`.
+buttons, and a ball chute, all acting through the same mock pins as `Table.press()`; and
+"Lay card" / "Reveal", which lay the game's next card on the rendered table for the camera
+(companion.runtime.sim_scene: a Node card, a Colour Milk prediction, a Laser prism card).
 
     panel = SimPanel(table=table)        # a strip to put under or beside a game screen
-    unbind = bind_keyboard(table)        # n/enter next, b bid, i impossible, u undo, space ball
+    unbind = bind_keyboard(table)        # n/enter next, b bid, i impossible, u undo,
+                                         # space ball, l lay card, r reveal
 
 The strip looks at the pins a few times a second but draws only when the lamp or the note
 changed: an idle table costs no redraws.
@@ -23,6 +26,8 @@ from companion.ui.widgets import BigButton, ColourButton
 
 BALL_COLOURS = ("blue", "green", "orange", "pink", "purple")
 BUTTON_LABELS = {"next": "Next", "bid": "Bid", "impossible": "Impossible!", "undo": "Undo (hold)"}
+TABLE_LABELS = {"lay": "Lay card", "reveal": "Reveal"}  # act on the rendered table (sim_scene)
+BALL_SHARE = 5  # a ball button's share of the strip's width; a label's is 0.8 a letter
 STRIP_HEIGHT = 56  # dp: 48 dp buttons and a thin margin, taken from the game area
 LOOK_HZ = 20  # how often the pins are looked at; short enough for the shortest LED step
 DARK = (0.05, 0.05, 0.05)
@@ -62,40 +67,44 @@ class SimPanel(BoxLayout):
 
     def __init__(self, **kw):
         kw.setdefault("orientation", "horizontal")
-        kw.setdefault("spacing", dp(6))
-        kw.setdefault("padding", dp(4))
+        kw.setdefault("spacing", dp(4))
+        kw.setdefault("padding", (dp(4), dp(3)))  # 56 dp tall: buttons of 50 dp, drawn 48
         super().__init__(**kw)
-        self.lamp = LedLamp(size_hint=(None, 1), width=dp(56))
+        self.lamp = LedLamp(size_hint=(None, 1), width=dp(44))
         self.add_widget(self.lamp)
         self.sound_label = Label(
-            size_hint=(None, 1), width=dp(56), color=colours.MUTED, font_size="14sp"
+            size_hint=(None, 1), width=dp(48), color=colours.MUTED, font_size="13sp"
         )
         self.add_widget(self.sound_label)
         names = list(self.table.pins.buttons.as_dict()) if self.table else list(BUTTON_LABELS)
         holds = self.table.pins.buttons.hold_buttons if self.table else {"undo"}
         for name in names:
-            b = BigButton(text=BUTTON_LABELS.get(name, name.title()), font_size="14sp")
+            b = self._button(BUTTON_LABELS.get(name, name.title()))
             if name in holds:  # held as long as the finger stays on it, like the real one
                 b.bind(on_press=lambda _b, name=name: self._hold(name, True))
                 b.bind(on_release=lambda _b, name=name: self._hold(name, False))
             else:
                 b.bind(on_release=lambda _b, name=name: self._press(name))
-            self.add_widget(b)
-        self.add_widget(
-            Label(
-                text="Ball",
-                size_hint=(None, 1),
-                width=dp(36),
-                color=colours.MUTED,
-                font_size="16sp",
-            )
-        )
+        if self.table is not None and hasattr(self.table, "act"):  # a rendered table to act on
+            for what, text in TABLE_LABELS.items():
+                b = self._button(text)
+                b.bind(on_release=lambda _b, what=what: self.table.act(what))
         for colour in BALL_COLOURS:
-            b = ColourButton(colour=colour, size_hint=(None, 1), width=dp(44))
+            b = ColourButton(colour=colour, size_hint_x=BALL_SHARE)
+            b.size_hint_min_x = None  # see _button
             b.bind(on_release=lambda _b, colour=colour: self._drop(colour))
             self.add_widget(b)
         self._ticker = Clock.schedule_interval(self.refresh, 1 / LOOK_HZ)
         self.refresh()
+
+    def _button(self, text: str) -> BigButton:
+        # The buttons share the strip in proportion to their labels: at 800 px every one is
+        # at least 50 dp; a narrower window (--size) shrinks them all rather than push the
+        # last ones off the edge.
+        b = BigButton(text=text, font_size="14sp", size_hint_x=max(BALL_SHARE, len(text) * 0.8))
+        b.size_hint_min_x = None
+        self.add_widget(b)
+        return b
 
     def _press(self, name: str) -> None:
         if self.table is not None:

@@ -138,12 +138,13 @@ def test_the_demo_plays_a_whole_game_read_by_the_camera(tmp_path):
     assert out["read"] + out["confirmed"] >= 4  # the camera, not fingers, laid the cards
 
 
-def test_the_app_opens_no_ball_camera_for_node(tmp_path):
+def test_the_app_reads_node_with_the_placement_reader_alone(tmp_path):
     log = GameLog(tmp_path / "log.sqlite")
     runtime = Runtime(keep_time=False, camera_source="simulated")
     try:
         runtime.play(Session.start(GAME, log, GameConfig(("ann", "bob"))))
-        assert GAME.readers(runtime.session.state) and runtime.camera is None
+        assert GAME.readers(runtime.session.state)
+        assert runtime.camera is not None and runtime.camera.wanted == {"node"}
     finally:
         runtime.close()
         log.close()

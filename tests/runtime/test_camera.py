@@ -7,7 +7,8 @@ import queue
 import pytest
 
 from companion.events import BallPassed
-from companion.runtime.camera import BALL_COLOURS, SimulatedTray, TableWithTray
+from companion.runtime.sim_scene import SimulatedScene, TableWithScene
+from companion.runtime.sim_tray import BALL_COLOURS, SimulatedTray
 from companion.ui.app import Root
 from companion.ui.context import AppContext
 from companion.ui.render import ensure_window, pump
@@ -49,7 +50,7 @@ def test_the_space_bar_drops_a_coloured_ball_into_the_tray_and_through_the_beam(
     events = queue.Queue()
     tray = SimulatedTray()
     with open_table(simulate=True, on_event=events.put) as raw:
-        table = TableWithTray(raw, tray)
+        table = TableWithScene(raw, SimulatedScene(tray=tray))
         assert table.handle_key(" ")
         assert events.get(timeout=3) == BallPassed()
         assert len(tray._balls) == 1 and tray._balls[0] in BALL_COLOURS

@@ -13,7 +13,8 @@ from companion.games.color_milk import GAME
 from companion.games.color_milk.cards import CardsToConfirm
 from companion.games.color_milk.events import Predict
 from companion.runtime import Runtime
-from companion.runtime.camera import SimulatedTray
+from companion.runtime.sim_scene import SimulatedScene
+from companion.runtime.sim_tray import SimulatedTray
 from companion.session import Session
 from companion.store import GameLog
 from vision.render_cards import BACK
@@ -26,7 +27,7 @@ BALLS = ("blue", "pink", "orange", "green", "blue")
 @pytest.fixture
 def table(tmp_path):
     runtime = Runtime(camera_source="simulated")
-    runtime.tray = SimulatedTray("tungsten")
+    runtime.scene = SimulatedScene(tray=SimulatedTray("tungsten"))
     asks: queue.Queue = queue.Queue()
     runtime.subscribe(on_cue=lambda cue: isinstance(cue, C.AskHuman) and asks.put(cue))
     session = Session.start(GAME, GameLog(tmp_path / "log.db"), GameConfig(("Ann", "Bo", "Cy")))
@@ -93,7 +94,7 @@ def test_revealed_cards_become_predictions_or_questions(table):
     runtime.submit(Predict("Cy", ("orange",)))
     assert session.state.phase == "choose"
     assert runtime.drain()
-    assert camera._cards_spec is None
+    assert "cards" not in camera.wanted
     logged = [e.payload["type"] for e in session.log.entries(session.game_id)]
     assert logged.count(CardsToConfirm.type_name) == 2  # each question asked once
     assert logged.count(Predict.type_name) == 3

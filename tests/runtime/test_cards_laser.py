@@ -10,7 +10,8 @@ from companion.game import GameConfig
 from companion.games.laser import GAME
 from companion.games.laser.sensing import interpret, readers
 from companion.runtime import Runtime
-from companion.runtime.camera import SimulatedTray
+from companion.runtime.sim_scene import SimulatedScene
+from companion.runtime.sim_tray import SimulatedTray
 from companion.session import Session
 from companion.store import GameLog
 
@@ -67,7 +68,7 @@ def test_hands_touching_cards_and_unsteady_readings_enter_nothing():
 @pytest.mark.slow
 def test_prism_cards_laid_on_the_rendered_table_are_read_through_the_runtime(tmp_path):
     runtime = Runtime(camera_source="simulated")
-    runtime.tray = SimulatedTray("warm-led")
+    runtime.scene = SimulatedScene(tray=SimulatedTray("warm-led"))
     session = Session.start(GAME, GameLog(tmp_path / "log.db"), TEAM)
     runtime.play(session)
     try:
@@ -91,25 +92,20 @@ def test_prism_cards_laid_on_the_rendered_table_are_read_through_the_runtime(tmp
         runtime.close()
 
 
-def test_a_calibration_without_card_zones_says_so_once(tmp_path):
+def test_a_calibration_without_card_zones_says_so_once():
     from dataclasses import replace
 
     from companion.game import ReaderSpec
-    from companion.runtime.camera import CameraLink
+    from companion.runtime.read_cards import CardAdapter
+    from companion.runtime.readers import Setup
     from vision.render_cards import empty_table, seat_calibration
 
     cues: list = []
-    link = CameraLink(
-        simulate=True,
-        source="simulated",
-        calibration_file=None,
-        ask_threshold=0.8,
-        on_events=lambda events: None,
-        on_cue=cues.append,
-    )
-    link.calibration = replace(seat_calibration(), card_zones=())
+    setup = Setup(simulate=True, calibration_file=None, ask_threshold=0.8, on_cue=cues.append)
+    setup.preset("balls", replace(seat_calibration(), card_zones=()))
+    cards = CardAdapter(setup)
     frame = empty_table("daylight", 1)
     for k in range(3):  # the game keeps asking for cards, state change after state change
-        link.want((ReaderSpec("cards", f"round {k}", ("red",)),))
-        assert link._read_cards(frame) == []
+        cards.want(ReaderSpec("cards", f"round {k}", ("red",)))
+        assert cards.read(frame) == []
     assert len(cues) == 1 and "no card zones" in cues[0].text

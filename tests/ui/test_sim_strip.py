@@ -40,7 +40,7 @@ def test_panel_buttons_press_pins_and_the_lamp_follows_the_led(docs_shot):
             time.sleep(0.05)
             panel.refresh()
             assert panel.sound_label.text.endswith("Hz")
-            out = docs_shot(panel, "sim-panel", size=(800, 56))
+            out = docs_shot(panel, "sim-panel-pins", size=(800, 56))
             assert out.stat().st_size > 1000
         finally:
             panel.stop()
@@ -63,3 +63,35 @@ def test_keyboard_presses_reach_the_table():
         window.dispatch("on_key_down", 98, 0, "b", [])  # unbound: nothing more
         time.sleep(0.3)
     assert got == [ButtonPressed("bid"), ButtonPressed("next")] and q.empty()
+
+
+def test_the_strip_with_the_rendered_tables_buttons_fits_800_px(docs_shot):
+    """Every strip button is at least 48x48 px and its label fits inside it at 800x480,
+    with "Lay card" and "Reveal" for the rendered table; they act on the scene."""
+    from kivy.uix.button import Button
+
+    from companion.runtime.sim_scene import SimulatedScene, TableWithScene
+    from companion.ui.render import pump
+    from companion.ui.sim_strip import STRIP_HEIGHT, SimPanel
+    from companion.ui.widgets import MIN_BUTTON
+
+    acted = []
+    with open_table(True, lambda _: None) as raw:
+        table = TableWithScene(raw, SimulatedScene(), act=acted.append)
+        panel = SimPanel(table=table, size_hint=(None, None), size=(800, STRIP_HEIGHT))
+        try:
+            docs_shot(panel, "sim-panel", size=(800, STRIP_HEIGHT))
+            panel.do_layout()
+            pump()
+            buttons = [w for w in panel.children if isinstance(w, Button)]
+            assert {b.text for b in buttons} >= {"Next", "Undo (hold)", "Lay card", "Reveal"}
+            for b in buttons:
+                b.texture_update()
+                assert b.width >= MIN_BUTTON and b.height >= MIN_BUTTON, b.text
+                assert b.texture_size[0] <= b.width - 4, (b.text, b.texture_size, b.width)
+            assert max(b.right for b in buttons) <= 800
+            next(b for b in buttons if b.text == "Reveal").dispatch("on_release")
+            assert table.handle_key("l")
+            assert acted == ["reveal", "lay"]
+        finally:
+            panel.stop()

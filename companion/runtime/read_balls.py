@@ -1,0 +1,80 @@
+"""The ball reader's adapter (see companion.runtime.readers): each confirmed ball in the tray
+becomes a BallSeen. A new spec key is a new round: the tray was emptied, the reader starts
+again from the empty tray."""
+
+from __future__ import annotations
+
+import threading
+
+from companion.game import ReaderSpec
+from companion.runtime.readers import Setup
+
+STALE_FRAMES = 2  # after an emptied tray: the camera's buffered frame and the one in capture
+
+
+def ball_calibration(setup: Setup):
+    """The ball camera's calibration (it holds the card zones too)."""
+
+    def simulated():
+        from vision.render import clear_caches
+        from vision.render_cards import seat_calibration
+
+        calibration = seat_calibration()  # rendered_calibration with the seat zones
+        clear_caches()  # every light was rendered for it; the tray needs one
+        return calibration
+
+    def real(path):
+        from vision.calibration import CalibrationStore
+
+        return CalibrationStore(path).load()
+
+    return setup.calibration("balls", simulated, real)
+
+
+class BallAdapter:
+    def __init__(self, setup: Setup) -> None:
+        self.setup = setup
+        self.reader = None  # vision.balls.BallReader once calibrated
+        self.off = False
+        self._on = False
+        self._key: str | None = None
+        self._new_round = threading.Event()
+        self._stale = 0
+
+    def want(self, spec: ReaderSpec | None) -> None:
+        if spec is None:
+            self._on = False
+            return
+        if spec.key != self._key:
+            self._key = spec.key
+            if self.setup.scene is not None:
+                self.setup.scene.tray.clear()
+            self._new_round.set()
+        self._on = True
+
+    def read(self, image) -> list:
+        if not self._on:
+            return []
+        if self.reader is None:
+            calibration = ball_calibration(self.setup)
+            if calibration is None:
+                self.off = True
+                return []
+            from vision.balls import BallReader
+
+            self.reader = BallReader(calibration, ask_threshold=self.setup.ask_threshold)
+        if self._new_round.is_set():
+            self._new_round.clear()
+            # On the simulated table the empty tray is known; a real one is the next frame.
+            # (balls may already be rolling in: the empty tray is drawn without them)
+            scene = self.setup.scene
+            self.reader.reset(background=scene.tray.frame(0, empty=True) if scene else None)
+            self.setup.round_began = image  # the table as a round begins: no cards laid yet
+            self._stale = STALE_FRAMES
+            return []  # this frame may predate the emptied tray
+        if self._stale:
+            self._stale -= 1  # ... and so may the camera's next one and the one in capture
+            return []
+        events = self.reader.feed(image)
+        self.setup.reading.set()
+        return events

@@ -1,0 +1,73 @@
+"""The card-zone reader's adapter (see companion.runtime.readers): one ZoneRead per card
+zone not covered by a hand, every frame while the game wants cards read (the game's
+interpret waits for steady readings). Cards are seen against the empty table: drawn on the
+simulated one; on a real one the frame taken as the ball round began (before anyone laid a
+card), else the first frame read."""
+
+from __future__ import annotations
+
+from companion.cues import Announce
+from companion.game import ReaderSpec
+from companion.runtime.read_balls import ball_calibration
+from companion.runtime.readers import Setup
+
+
+class CardAdapter:
+    def __init__(self, setup: Setup) -> None:
+        self.setup = setup
+        self.cards = None  # vision.card_zones.ZoneReader while the game wants cards read
+        self._spec: ReaderSpec | None = None
+        self._for: ReaderSpec | None = None  # the spec `cards` was made for
+        self.off = False  # the calibration cannot read cards (no zones, no colours)
+
+    def want(self, spec: ReaderSpec | None) -> None:
+        self._spec = spec
+
+    def read(self, image) -> list:
+        from companion.card_readings import ZoneRead
+
+        spec = self._spec
+        if spec is None or self.off:
+            self.cards = None
+            return []
+        if self.cards is None or spec != self._for:
+            self._for = spec
+            self.cards = self._reader(spec, image)
+            return []
+        out = []
+        for view in self.cards.read(image):
+            if view.blocked:
+                continue  # a hand over the zone: no reading at all
+            up = [c for c in view.cards if not c.face_down]
+            out.append(
+                ZoneRead(
+                    view.zone,
+                    tuple(c.colour for c in up),
+                    tuple(c.confidence for c in up),
+                    face_down=len(view.cards) - len(up),
+                    touching=any(c.touching for c in view.cards),
+                    unreadable=view.unreadable,
+                )
+            )
+        self.setup.reading.set()
+        return out
+
+    def _reader(self, spec: ReaderSpec, image):
+        from companion.errors import CompanionError
+        from vision.card_zones import ZoneReader
+
+        calibration = ball_calibration(self.setup)
+        if calibration is None:
+            self.off = True
+            return None
+        scene = self.setup.scene
+        if scene is not None:
+            empty = scene.tray.frame(0, empty=True)
+        else:
+            empty = self.setup.round_began if self.setup.round_began is not None else image
+        try:
+            return ZoneReader(calibration, spec.colours, background=empty)
+        except CompanionError as exc:
+            self.off = True  # said once; the cards are tapped in from now on
+            self.setup.on_cue(Announce(f"The camera cannot read cards ({exc}); tap them in."))
+            return None

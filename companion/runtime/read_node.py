@@ -1,0 +1,77 @@
+"""The Node placement reader's adapter (see companion.runtime.readers): the table is watched
+for steady frames (vision.node_watch), each compared with the table as last read; a card laid
+since becomes a CardRead for Node's interpret (placed, or to confirm with the reason)."""
+
+from __future__ import annotations
+
+from companion.game import ReaderSpec
+from companion.runtime.readers import Setup
+
+
+def node_calibration(setup: Setup):
+    """The real table's calibration, or the simulated table's for its present layout."""
+    layout = setup.scene.node.layout if setup.scene is not None else None
+
+    def simulated():
+        from vision.render_node import rendered_node_calibration
+
+        return rendered_node_calibration(layout)
+
+    def real(path):
+        from vision.node_reader import NodeCalibration
+
+        return NodeCalibration.load(path)
+
+    return setup.calibration("node", simulated, real, variant=layout)
+
+
+class NodeAdapter:
+    def __init__(self, setup: Setup) -> None:
+        self.setup = setup
+        self.watcher = None  # vision.node_watch.NodeWatcher once calibrated
+        self._calibration = None  # ... with this calibration
+        self._spec: ReaderSpec | None = None
+        self._fresh = True  # the next frame is the table to compare with ...
+        self._laid = 0  # ... or, on the simulated table, the table with this many cards
+        self.off = False
+
+    def want(self, spec: ReaderSpec | None) -> None:
+        if spec is None or self._spec is None:
+            self._fresh = True  # not watched in between: start again from what lies there
+            scene = self.setup.scene
+            # the simulated table as the reader was wanted: a card laid while the reader
+            # was still being calibrated is news, as the balls rolled in meanwhile are
+            self._laid = scene.node.laid() if scene is not None else 0
+        self._spec = spec
+
+    def read(self, image) -> list:
+        from companion.games.node.events import CardRead
+
+        if self._spec is None:
+            return []
+        calibration = node_calibration(self.setup)  # (known after the first time)
+        if calibration is None:
+            self.off = True
+            return []
+        if calibration is not self._calibration:  # the first, or a new simulated table
+            from vision.node_reader import NodeReader
+            from vision.node_watch import NodeWatcher
+
+            reader = NodeReader(calibration, ask_below=self.setup.ask_threshold)
+            self.watcher, self._calibration, self._fresh = NodeWatcher(reader), calibration, True
+        if self._fresh:
+            self._fresh = False
+            scene = self.setup.scene
+            self.watcher.reset(scene.node.picture(self._laid) if scene is not None else image)
+        readings = self.watcher.feed(image)
+        self.setup.reading.set()
+        return [
+            CardRead(
+                tuple(tuple(line) for line in r.colours),
+                r.row,
+                r.col,
+                tuple(tuple(line) for line in r.confidence),
+                "" if r.status == "placed" else r.reason,
+            )
+            for r in readings
+        ]

@@ -1,0 +1,231 @@
+"""The camera link serves every game's readers: the Laser ring and the Node table are read
+from the simulated table's camera through the real runtime, as the strip's "lay" and
+"reveal" change the scene; the readers sleep off screen and stop when the game leaves."""
+
+import threading
+import time
+from collections import Counter
+
+import cv2
+import pytest
+
+from companion import cues as C
+from companion.events import ButtonPressed
+from companion.game import GameConfig
+from companion.games.color_milk import GAME as MILK
+from companion.games.laser import GAME as LASER
+from companion.games.laser.events import BoardEntered
+from companion.games.node import GAME as NODE
+from companion.games.node.events import CardProposed, PlaceCard
+from companion.games.node.simtable import truth
+from companion.runtime import Runtime
+from companion.runtime.readers import HOW_TO_CALIBRATE
+from companion.runtime.sim_ring import SimulatedRing
+from companion.runtime.sim_scene import SimulatedScene
+from companion.session import Session
+from companion.store import GameLog
+
+WAIT = 90  # seconds: the first calibration of a rendered table, on a busy machine
+
+
+def table(tmp_path, game, config, **runtime):
+    """A runtime with the simulated camera looking at the scene, `game` in play; and every
+    event it submits from a reading, and every cue."""
+    rt = Runtime(camera_source="simulated", **runtime)
+    rt.scene = SimulatedScene("daylight")
+    events, cues = [], []
+    rt.subscribe(on_event=events.append, on_cue=cues.append)
+    session = Session.start(game, GameLog(tmp_path / "log.db"), config)
+    rt.play(session)
+    return rt, session, events, cues
+
+
+@pytest.mark.slow
+def test_a_laser_board_revealed_and_laid_on_the_simulated_table_is_entered_by_the_camera(
+    tmp_path,
+):
+    rt, session, events, cues = table(
+        tmp_path, LASER, GameConfig(("Ann", "Bo", "Cy"), {"mode": "team", "cards": 2})
+    )
+    try:
+        planning = rt.changed_to(lambda s: s.phase == "planning")
+        for _ in range(2):  # the strip's "Reveal": a prism card in the centre, read there
+            rt.simulated_hand("reveal")
+            revealed = len(rt.scene.ring.cards)
+            assert rt.changed_to(lambda s, n=revealed: len(s.cards) == n).wait(WAIT)
+        assert planning.wait(5)
+        assert [c for c, _ in session.state.cards] == list(rt.scene.ring.cards)
+        entered = rt.changed_to(lambda s: s.board is not None)
+        assert entered.wait(WAIT)  # the ring, read once the cards are out
+        board = rt.scene.ring.board
+        tiles, _floors, cat, supply = session.state.board
+        assert tiles == tuple(None if t == "cat" else t for t in board.tiles)
+        assert board.tiles[cat] == "cat"
+        assert supply == tuple(
+            board.spares[c] for c in ("red", "yellow", "green", "cyan", "blue", "magenta")
+        )
+        assert sum(isinstance(e, BoardEntered) for e in events) == 1  # read once, not a stream
+        assert not LASER.readers(session.state)  # the board is known: nothing more to read ...
+        assert eventually(lambda: rt.camera.feed.paused)  # ... and no frames are taken
+    finally:
+        rt.close()
+
+
+def test_the_next_rounds_ring_is_the_refilled_board():
+    ring = SimulatedRing(seed=3)
+    ring.start()
+    for number in range(2, 8):
+        before = ring.board
+        ring.next_round(number)
+        after = ring.board
+        assert after.tiles.index("cat") == before.tiles.index("cat")  # the cat stays
+        assert ring.round == number and ring.cards == ()
+
+        def held(board, aside):
+            figures = Counter(t for t in board.tiles if t not in (None, "cat"))
+            figures.update({c: n for c, n in board.spares.items()})
+            figures.update(("red", "yellow", "green", "cyan", "blue", "magenta")[c] for c in aside)
+            return figures
+
+        # every figure taken off came back: onto its card, a tile, or aside for later
+        assert held(after, ring.aside) - held(before, ()) == Counter()
+        assert max(held(after, ring.aside).values()) <= 4
+        assert all(n <= 2 for n in after.spares.values())
+
+
+@pytest.mark.slow
+def test_a_node_card_laid_on_the_simulated_table_reaches_the_session(tmp_path):
+    rt, session, events, cues = table(tmp_path, NODE, GameConfig(("Ann", "Bo")))
+    try:
+        for turn in range(3):
+            state = session.state
+            news = rt.changed_to(lambda s, n=state.played: s.played > n or s.proposal)
+            rt.simulated_hand("lay")  # the strip's "Lay card": the current player's next card
+            assert news.wait(WAIT)
+            laid = rt.scene.node.table.cards[-1]
+            reading = [e for e in events if isinstance(e, (PlaceCard, CardProposed))][-1]
+            assert reading.player == state.current
+            want = {
+                (laid.row + r, laid.col + c): colour
+                for r, line in enumerate(laid.colours)
+                for c, colour in enumerate(line)
+            }
+            got = truth(reading.colours, reading.row, reading.col, reading.rotation)
+            assert got == want  # the card where it lies, with its colours
+            if session.state.proposal is not None:  # asked: one press of "next" confirms
+                rt.post(ButtonPressed("next"))
+                assert rt.changed_to(lambda s, n=turn: s.played == n + 1).wait(10)
+        assert session.state.played == 3
+        assert any(isinstance(c, C.Announce) and "lays" in c.text for c in cues)
+    finally:
+        rt.close()
+
+
+@pytest.mark.slow
+def test_a_colour_milk_prediction_laid_and_revealed_on_the_simulated_table_is_read(tmp_path):
+    from companion.events import BallSeen
+
+    rt, session, events, cues = table(tmp_path, MILK, GameConfig(("Ann", "Bo")))
+    try:
+        rt.simulated_hand("lay")  # face down for Ann, while the mill turns
+        assert rt.scene.tray.laid("seat1") == ("back",)
+        for slot, colour in enumerate(("blue", "pink", "orange", "green", "blue")):
+            rt.submit(BallSeen(colour, slot, 1.0))
+        assert session.state.phase == "check"
+        rt.simulated_hand("reveal")
+        (shown,) = rt.scene.tray.laid("seat1")
+        assert rt.changed_to(lambda s: s.player("Ann").prediction == (shown,)).wait(WAIT)
+    finally:
+        rt.close()
+
+
+@pytest.mark.slow
+def test_readers_sleep_while_no_game_is_on_screen_and_stop_with_the_game(tmp_path):
+    others = set(threading.enumerate())
+    rt, session, events, cues = table(tmp_path, NODE, GameConfig(("Ann", "Bo")))
+    try:
+        camera = rt.camera
+        assert camera.reading.wait(WAIT)
+        camera.sleep()
+        time.sleep(0.5)  # a frame already taken may still be read
+        asleep = camera.feed.frames_read
+        time.sleep(1.0)
+        assert camera.feed.frames_read == asleep  # no frames, no reading
+        rt.simulated_hand("lay")  # laid while the home screen was up ...
+        camera.wake()
+        assert rt.changed_to(lambda s: s.played == 1 or s.proposal).wait(WAIT)  # ... seen
+        threads = [t for t in set(threading.enumerate()) - others if t.name == "vision"]
+        assert threads  # the camera's reader
+    finally:
+        rt.close()
+    for t in threads:
+        t.join(timeout=5)
+        assert not t.is_alive()
+    assert rt.camera is None
+
+
+def test_a_real_camera_without_a_ring_calibration_says_how_to_calibrate_once(tmp_path):
+    from vision.render_ring import RingBoard, render_ring
+
+    folder = tmp_path / "camera"
+    folder.mkdir()
+    tiles = ("cat",) + ("red", "yellow", "green", "cyan", "blue", "magenta") * 2
+    cv2.imwrite(str(folder / "ring.png"), render_ring(RingBoard(tiles[:12])))
+    rt = Runtime(camera_source=str(folder), calibration_file=tmp_path / "camera.json")
+    cues = []
+    rt.subscribe(on_cue=cues.append)
+    session = Session.start(
+        LASER,
+        GameLog(tmp_path / "log.db"),
+        GameConfig(("Ann", "Bo", "Cy"), {"mode": "team", "cards": 2}),
+    )
+    rt.play(session)
+    try:
+        from companion.events import CardSeen
+
+        for colour in ("red", "cyan"):
+            rt.submit(CardSeen("centre", colour, 1.0))  # tapped in: the ring is wanted now
+        said = [HOW_TO_CALIBRATE["ring"]]
+        deadline = time.monotonic() + WAIT
+        while time.monotonic() < deadline and not any(c.text in said for c in _texts(cues)):
+            time.sleep(0.1)
+        time.sleep(1.0)  # more frames go by: it is not said again
+        assert sum(c.text in said for c in _texts(cues)) == 1
+        assert rt.camera.feed.paused  # no reader it could run: the camera is off
+        assert session.state.board is None  # the game goes on by touch
+        session.submit(BoardEntered(tuple(None if t == "cat" else t for t in tiles[:12]), 0))
+        assert session.state.board is not None
+    finally:
+        rt.close()
+
+
+def eventually(condition, seconds: float = 10.0) -> bool:
+    deadline = time.monotonic() + seconds
+    while not condition() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return condition()
+
+
+def _texts(cues):
+    return [c for c in cues if isinstance(c, C.Announce)]
+
+
+def test_a_new_laser_round_gathers_the_prism_cards_and_refills_the_ring():
+    from dataclasses import replace
+
+    scene = SimulatedScene()
+    state = LASER.initial_state(GameConfig(("Ann", "Bo", "Cy"), {"mode": "team", "cards": 2}))
+    scene.play("laser", state)
+    reveal = {"cards"}  # the card reader is wanted while the prism cards are revealed
+    scene.follow(state, reveal)
+    assert scene.frame(0) is scene.tray.frame(0)  # the camera looks at the centre
+    assert "revealed" in scene.act("reveal", state, reveal)
+    assert scene.act("reveal", state, {"ring"}).startswith("The prism cards are revealed at")
+    assert len(scene.tray.laid("centre")) == 1
+    first = scene.ring.board
+    scene.follow(replace(state, phase="planning"), {"ring"})
+    assert scene.frame(0) is scene.ring.frame(0)  # ... then at the ring
+    assert scene.ring.board == first
+    scene.follow(replace(state, round=2), reveal)
+    assert scene.ring.round == 2 and scene.ring.board != first
+    assert scene.tray.laid("centre") == () and scene.ring.cards == ()
