@@ -1,0 +1,161 @@
+"""The camera watches the demonstration: pure hooks the runtime calls (through sensing.py).
+
+From the mixing (team), the demonstration (competitive) or the proof of an Impossible! claim
+until the result is given, `readers` asks for the ring reader, as long as the board of the
+round is known (entered or read at the reveal). `interpret` keeps only stable views: no hand
+in view and the same reading twice in a row. Each new stable view is decoded into moves by
+`demonstration.decode` from the position before; at the end - every card completed, more
+movement points used than the bid, a move against the rules, or the clock run out - it
+proposes the round's result as a `ResultProposed`, which one press of "next" confirms (the
+rules keep it in `LaserState.demo_result`). A change no move explains, or that several
+explain, is a question (`ResultProposed` without a result), never a silent score.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from companion.events import ButtonPressed, Event
+from companion.game import ReaderSpec
+
+from .board import COLOURS, TEAM, TILES
+from .demonstration import Demonstration, Table, advance, describe, settle, start
+from .events import ResultProposed, RoundResult
+from .ring_sensing import CAT, RingRead
+from .rules import GAME
+from .state import JUDGED, LaserState
+
+TIME_UP = ("verdict", "proof-verdict")
+
+
+@dataclass(frozen=True)
+class DemoMemory:
+    key: tuple  # the round and the board watched: a new one starts afresh
+    demo: Demonstration  # the moves decoded so far
+    last: tuple | None = None  # the previous reading, to see the same one twice
+    handled: tuple | None = None  # the last stable reading decoded
+    said: tuple[str, ...] = ()  # what was proposed or asked already (not repeated)
+
+
+def readers(state: LaserState) -> tuple[ReaderSpec, ...]:
+    if state.over or state.phase not in JUDGED or GAME.position(state) is None:
+        return ()
+    return (ReaderSpec("ring", f"demonstration, round {state.round}"),)
+
+
+def wants(state: LaserState, reading: Event) -> bool:
+    """Whether this reading is the watcher's: the ring during a demonstration, or "next"
+    while a proposed result waits."""
+    if isinstance(reading, ButtonPressed):
+        return reading.button == "next" and _confirmable(state)
+    return isinstance(reading, RingRead) and bool(readers(state))
+
+
+def _confirmable(state: LaserState) -> bool:
+    return state.demo_result is not None and state.phase in JUDGED and not state.over
+
+
+def interpret(state: LaserState, reading: Event, memory: Any) -> tuple[tuple[Event, ...], Any]:
+    if isinstance(reading, ButtonPressed):
+        if reading.button == "next" and _confirmable(state):
+            success, removed = state.demo_result
+            return (RoundResult(success, removed),), memory  # one press confirms
+        return (reading,), memory
+    if not isinstance(reading, RingRead) or not readers(state):
+        return (), memory
+    pos = GAME.position(state)
+    key = (state.round, state.board, state.cards)
+    if not isinstance(memory, DemoMemory) or memory.key != key:
+        memory = DemoMemory(key, start(pos))
+    if reading.hand:
+        return (), replace(memory, last=None)  # a hand between: wait for two clean views
+    sig = (reading.tiles, reading.spares)
+    if sig != memory.last:
+        return (), replace(memory, last=sig)
+    events: list[Event] = []
+    if sig != memory.handled:
+        memory = replace(memory, handled=sig)
+        seen = table_seen(reading, state.ask_threshold)
+        if seen is None:
+            events.append(ResultProposed(_NOT_A_TABLE))
+        else:
+            demo, change = advance(memory.demo, seen)
+            memory = replace(memory, demo=demo)
+            if change.kind == "illegal":
+                text = f"The camera saw {describe(change.moves[0])}, but {change.why}"
+                events.append(_failed(text + ". Or put it back."))
+            elif change.kind in ("unexplained", "ambiguous"):
+                events.append(ResultProposed(f"The camera cannot tell the move: {change.why}."))
+    proposal = _proposal(state, memory.demo)
+    if proposal is not None and not events:
+        events.append(proposal)
+    fresh = tuple(e for e in events if e.question not in memory.said)
+    return fresh, replace(memory, said=memory.said + tuple(e.question for e in fresh))
+
+
+_NOT_A_TABLE = "The camera's view of the ring cannot be a table (two cats?): check the ring."
+
+
+def table_seen(reading: RingRead, threshold: float) -> Table | None:
+    """The reading as a Table (tiles read below `threshold` are unsure), or None when it
+    cannot be a table."""
+    if len(reading.tiles) != TILES or len(reading.confidence) != TILES:
+        return None
+    unsure = {i for i, c in enumerate(reading.confidence) if c < threshold}
+    unsure |= {i for i, t in enumerate(reading.tiles) if t not in COLOURS + (CAT, None)}
+    cats = [i for i, t in enumerate(reading.tiles) if t == CAT and i not in unsure]
+    if len(cats) > 1 or (not cats and not unsure):
+        return None
+    tiles = tuple(
+        None if i in unsure or t in (CAT, None) else COLOURS.index(t)
+        for i, t in enumerate(reading.tiles)
+    )
+    cards = tuple(reading.spare_confidence)
+    sure = len(reading.spares) == 6 and len(cards) == 6 and min(cards) >= threshold
+    supply = tuple(reading.spares) if sure else None
+    return Table(tiles, cats[0] if cats else None, supply, frozenset(unsure))
+
+
+def bid_of(state: LaserState) -> int | None:
+    if state.mode == TEAM and state.phase in ("mixing", "verdict"):
+        return state.bids[state.active]
+    return state.best[1] if state.best else None
+
+
+def _who(state: LaserState) -> str:
+    return GAME.current_player(state) or "The demonstrator"
+
+
+def _failed(text: str) -> ResultProposed:
+    return ResultProposed(f"{text}: failed? Press next to confirm.", False)
+
+
+def _proposal(state: LaserState, demo: Demonstration) -> ResultProposed | None:
+    """The round's result once it is decided: every card done, the bid overspent, or the
+    clock run out with cards open."""
+    bid, who = bid_of(state), _who(state)
+    if bid is None:
+        return None
+    if demo.done:
+        r = settle(demo, bid)
+        late = " Was it in time?" if state.phase in TIME_UP else ""
+        if not r.success:
+            return _failed(f"{who}: every card done in {r.cost} MP, but the bid was {bid}")
+        how = "".join(
+            f" if {describe(r.moves[i])} the long way round ({r.moves[i].steps} tiles)"
+            for i in r.long_way
+        )
+        return ResultProposed(
+            f"{who}: every card done in {bid} MP{how}, {r.removed} figures removed.{late} "
+            "Press next to confirm.",
+            True,
+            r.removed,
+        )
+    if demo.cost > bid:
+        return _failed(f"{who}: {demo.cost} MP used, more than the bid of {bid}")
+    if state.phase in TIME_UP:
+        left = ", ".join(demo.open_cards())
+        left = f"{left} still open" if left else "a mixed figure still unused"
+        return _failed(f"Time is up with {left}")
+    return None
