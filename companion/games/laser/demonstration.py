@@ -325,3 +325,16 @@ def settle(demo: Demonstration, bid: int) -> Result:
                     return Result(True, True, bid, bid, demo.removed, moves, chosen)
     success = demo.done and short == bid
     return Result(success, demo.done, short, bid, demo.removed, moves)
+
+
+def tables(pos: Position, moves) -> list[Table]:
+    """The table after each move of a legal move list (the solver's, or a settled one):
+    what the camera should see as the demonstration goes."""
+    space, s, cat = _space(pos), _space(pos).start, pos.cat
+    out = []
+    for move in moves:
+        done = -1 if move.completes is None else space.kinds.index(move.completes)
+        s = space.apply(s, (move.kind, move.src, move.dst, move.steps, move.clockwise, done))
+        cat = move.dst if move.kind == "cat" else cat
+        out.append(Table(_plain(s[0]), cat, tuple(s[1])))
+    return out
