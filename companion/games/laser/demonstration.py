@@ -129,7 +129,10 @@ def fits(mine: Table, seen: Table) -> bool:
 
 
 def _legal(demo: Demonstration) -> list[tuple[Move, Demonstration]]:
-    """Every move the rules allow now, the short way round, with the round after it."""
+    """Every move the rules allow now, the short way round, with the round after it (none
+    once every card is done: no unneeded moves)."""
+    if demo.done:
+        return []
     space, s = _space(demo.pos), demo.state
     out = []
     for step, _cost in space.steps(s, long_way=False):
@@ -216,7 +219,8 @@ def _illegal(demo: Demonstration, seen: Table) -> Change | None:
                 "cat", demo.cat, dst, steps, _cw(demo.cat, dst), steps * space.catk, tiles[dst]
             )
             tried.append(Change("illegal", (move,), why=_why_not(demo, move)))
-    return tried[0] if len(tried) == 1 else None
+    # green onto blue or blue onto green, when neither places anything: the same rule broken
+    return tried[0] if len({c.why for c in tried}) == 1 else None
 
 
 def _why_not(demo: Demonstration, move: Move) -> str:
