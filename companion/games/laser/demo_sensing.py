@@ -83,8 +83,8 @@ def interpret(state: LaserState, reading: Event, memory: Any) -> tuple[tuple[Eve
             demo, change = advance(memory.demo, seen)
             memory = replace(memory, demo=demo)
             if change.kind == "illegal":
-                text = f"The camera saw {describe(change.moves[0])}, but {change.why}"
-                events.append(_failed(text + ". Or put it back."))
+                text = f"The camera saw {describe(change.moves[0])}. But {change.why}"
+                events.append(_failed(text, "Press next to confirm, or put it back."))
             elif change.kind in ("unexplained", "ambiguous"):
                 events.append(ResultProposed(f"The camera cannot tell the move: {change.why}."))
     proposal = _proposal(state, memory.demo)
@@ -127,8 +127,8 @@ def _who(state: LaserState) -> str:
     return GAME.current_player(state) or "The demonstrator"
 
 
-def _failed(text: str) -> ResultProposed:
-    return ResultProposed(f"{text}: failed? Press next to confirm.", False)
+def _failed(text: str, then: str = "Press next to confirm.") -> ResultProposed:
+    return ResultProposed(f"{text}: failed? {then}", False)
 
 
 def _proposal(state: LaserState, demo: Demonstration) -> ResultProposed | None:
