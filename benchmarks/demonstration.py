@@ -29,6 +29,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from companion.errors import IllegalMove  # noqa: E402
 from companion.events import ButtonPressed, TimerExpired  # noqa: E402
 from companion.game import GameConfig  # noqa: E402
 from companion.games.laser import GAME, sensing  # noqa: E402
@@ -168,7 +169,10 @@ def main() -> int:
         final = [p for p in proposals if p.success is not None]
         cues: list = []
         events, memory = sensing.interpret(state, ButtonPressed("next"), memory)
-        scored = apply(state, events, cues)
+        try:
+            scored = apply(state, events, cues)
+        except IllegalMove:  # nothing proposed: "next" does nothing now
+            scored = state
         exact = (
             [key(m) for m in decoded] == [key(m) for m in moves]
             and r is not None
@@ -188,7 +192,8 @@ def main() -> int:
                 m.clockwise for m in moves
             ]
         else:
-            mismatches.append((i, pos.mode, light, len(moves), len(decoded), final[-1:], r))
+            said = [p.question for p in proposals]
+            mismatches.append((i, pos.mode, light, len(moves), len(decoded), said, r))
     elapsed = time.perf_counter() - t_start
     print(
         f"solutions: {n['solutions']} ({n['solutions, team']} team, "

@@ -226,3 +226,12 @@ def test_overspending_or_stopping_short_is_no_success():
     assert [c.kind for c in changes] == ["moves", "moves"]
     r = settle(demo, 5)  # the cyan made after the cat took one is owed a use: not done
     assert not r.done and not r.success and r.cost == 5
+
+
+def test_a_move_against_the_rules_is_named_only_from_a_sure_view():
+    p = pos()
+    cat_takes_red = seen(p, (5, None), cat=5)
+    assert decode(start(p), cat_takes_red).kind == "illegal"
+    unsure = replace(cat_takes_red, unsure=frozenset({9}))
+    change = decode(start(p), unsure)
+    assert change.kind == "unexplained" and "unsure of tile 10" in change.why

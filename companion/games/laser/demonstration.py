@@ -170,7 +170,8 @@ def decode(demo: Demonstration, seen: Table) -> Change:
         if len(outcomes) == 1:
             return Change("moves", new_moves, first)
         return Change("ambiguous", why=_ambiguity(demo, seen, len(outcomes)))
-    broken = _illegal(demo, seen)
+    # a move against the rules is named only from a view the camera is sure of
+    broken = None if seen.unsure or seen.supply is None else _illegal(demo, seen)
     if broken is not None:
         return broken
     return Change("unexplained", why=difference(demo.table, seen))
