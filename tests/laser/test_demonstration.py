@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from companion.games.laser.board import COMPETITIVE, TEAM, TILES, Card, Position
 from companion.games.laser.demonstration import (
+    CAT,
     Table,
     decode,
     difference,
@@ -201,7 +202,7 @@ def test_two_moves_that_cost_differently_are_ambiguous():
     magenta (4 MP): the same table."""
     p = pos()
     change = decode(start(p), seen(p, (0, None), (1, None), (3, B), supply=(2, 2, 2, 1, 1, 2)))
-    assert change.kind == "ambiguous" and "2 different pairs" in change.why
+    assert change.kind == "ambiguous" and change.why == "2 different moves fit what the camera sees"
 
 
 def test_unsure_tiles_fit_anything_but_the_rest_must_match():
@@ -235,3 +236,18 @@ def test_a_move_against_the_rules_is_named_only_from_a_sure_view():
     unsure = replace(cat_takes_red, unsure=frozenset({9}))
     change = decode(start(p), unsure)
     assert change.kind == "unexplained" and "unsure of tile 10" in change.why
+
+
+def test_what_an_unsure_tile_likely_holds_tells_a_move_from_none():
+    """The cat (tile 5) may have taken the cyan on tile 3; neither tile is read for sure."""
+    p = pos()
+    cat_took_cyan = seen(p, (2, None), cat=2)
+    anything = [None] * TILES
+    anything[2], anything[4] = frozenset({CAT, C}), frozenset({None, CAT})
+    blurred = replace(cat_took_cyan, cat=None, unsure=frozenset({2, 4}), likely=tuple(anything))
+    change = decode(start(p), blurred)
+    assert change.kind == "ambiguous"
+    assert change.why == "a move or none fit what the camera sees (unsure of tile 3, 5)"
+    anything[4] = frozenset({None})  # tile 5 is surely empty: the cat moved
+    change = decode(start(p), replace(blurred, likely=tuple(anything)))
+    assert change.kind == "moves" and change.moves[0].kind == "cat"

@@ -20,6 +20,7 @@ from companion.events import ButtonPressed, Event
 from companion.game import ReaderSpec
 
 from .board import COLOURS, TEAM, TILES
+from .demonstration import CAT as DECODER_CAT
 from .demonstration import Demonstration, Table, advance, describe, settle, start
 from .events import ResultProposed, RoundResult
 from .ring_sensing import CAT, RingRead
@@ -111,10 +112,27 @@ def table_seen(reading: RingRead, threshold: float) -> Table | None:
         None if i in unsure or t in (CAT, None) else COLOURS.index(t)
         for i, t in enumerate(reading.tiles)
     )
+    likely = tuple(_likely(c) for c in reading.candidates)
     cards = tuple(reading.spare_confidence)
     sure = len(reading.spares) == 6 and len(cards) == 6 and min(cards) >= threshold
     supply = tuple(reading.spares) if sure else None
-    return Table(tiles, cats[0] if cats else None, supply, frozenset(unsure))
+    cat = cats[0] if cats else None
+    return Table(tiles, cat, supply, frozenset(unsure), likely if len(likely) == TILES else ())
+
+
+def _likely(names) -> frozenset | None:
+    """What the reader deems possible on a tile, as the decoder names it (None: anything)."""
+    out = set()
+    for name in names:
+        if name in COLOURS:
+            out.add(COLOURS.index(name))
+        elif name == "empty":
+            out.add(None)
+        elif name == CAT:
+            out.add(DECODER_CAT)
+        else:
+            return None
+    return frozenset(out) or None
 
 
 def bid_of(state: LaserState) -> int | None:

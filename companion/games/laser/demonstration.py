@@ -24,19 +24,22 @@ from .moves import Move
 from .space import Space, State
 
 MOST_BETWEEN = 2  # moves looked for between two stable views
+CAT = "cat"  # what stands on the cat's tile, among a Table's `likely`
 
 
 @dataclass(frozen=True)
 class Table:
     """What the camera sees: 12 tiles clockwise (colour index or None; the cat's tile is
     None), the cat's tile and the spare figures per colour card in circle order. `unsure`:
-    tiles read without confidence, which anything may fill; `cat` None when the cat was not
-    seen for sure (its tile is among `unsure`); `supply` None when a colour card was not."""
+    tiles read without confidence; `likely` (per tile, or empty) what may stand on an unsure
+    one - colour indices, None for nothing, CAT - else anything may; `cat` None when the cat
+    was not seen for sure (its tile is unsure); `supply` None when a colour card was not."""
 
     tiles: tuple[int | None, ...]
     cat: int | None
     supply: tuple[int, ...] | None
     unsure: frozenset[int] = frozenset()
+    likely: tuple[frozenset | None, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -116,9 +119,13 @@ def start(pos: Position) -> Demonstration:
 
 
 def fits(mine: Table, seen: Table) -> bool:
-    """Whether the table seen is `mine` (the unsure tiles fit anything)."""
+    """Whether the table seen is `mine` (an unsure tile fits whatever it likely holds)."""
     for k in range(TILES):
-        if k not in seen.unsure and mine.tiles[k] != seen.tiles[k]:
+        if k in seen.unsure:
+            likely = seen.likely[k] if seen.likely else None
+            if likely is not None and (CAT if k == mine.cat else mine.tiles[k]) not in likely:
+                return False
+        elif mine.tiles[k] != seen.tiles[k]:
             return False
     if seen.cat is None:
         if mine.cat not in seen.unsure:
@@ -149,11 +156,12 @@ def _outcome(demo: Demonstration) -> tuple:
 
 def decode(demo: Demonstration, seen: Table) -> Change:
     """The move(s) that turn `demo` into the table seen (see Change)."""
-    if fits(demo.table, seen):
+    still = fits(demo.table, seen)
+    if still and not seen.unsure:
         return Change("none", after=demo)
     found: list[Demonstration] = []
     frontier = [demo]
-    for _depth in range(MOST_BETWEEN):
+    for _depth in range(1 if still else MOST_BETWEEN):
         nxt = []
         for d in frontier:
             for _move, after in _legal(d):
@@ -163,13 +171,17 @@ def decode(demo: Demonstration, seen: Table) -> Change:
         if found:
             break
         frontier = nxt
+    if still:  # unless the unsure tiles may hide a move, nothing happened
+        if not found:
+            return Change("none", after=demo)
+        return Change("ambiguous", why=_ambiguity(seen, "a move or none"))
     if found:
         outcomes = {_outcome(d) for d in found}
         first = found[0]
         new_moves = first.moves[len(demo.moves) :]
         if len(outcomes) == 1:
             return Change("moves", new_moves, first)
-        return Change("ambiguous", why=_ambiguity(demo, seen, len(outcomes)))
+        return Change("ambiguous", why=_ambiguity(seen, f"{len(outcomes)} different moves"))
     # a move against the rules is named only from a view the camera is sure of
     broken = None if seen.unsure or seen.supply is None else _illegal(demo, seen)
     if broken is not None:
@@ -177,11 +189,9 @@ def decode(demo: Demonstration, seen: Table) -> Change:
     return Change("unexplained", why=difference(demo.table, seen))
 
 
-def _ambiguity(demo: Demonstration, seen: Table, n: int) -> str:
-    if seen.unsure:
-        tiles = ", ".join(str(k + 1) for k in sorted(seen.unsure))
-        return f"{n} different moves fit what the camera sees (unsure of tile {tiles})"
-    return f"{n} different pairs of moves fit what the camera sees"
+def _ambiguity(seen: Table, what: str) -> str:
+    unsure = ", ".join(str(k + 1) for k in sorted(seen.unsure))
+    return f"{what} fit what the camera sees" + (f" (unsure of tile {unsure})" if unsure else "")
 
 
 # moves against the rules ------------------------------------------------------------------
