@@ -145,3 +145,14 @@ def test_an_unsure_tile_waits_for_a_sure_view_rather_than_guess():
     state, memory, events, _ = watch(state, unsure, unsure)
     (move,) = memory.demo.demo.moves  # the only move that fits what is sure
     assert (move.src, move.dst) == (0, 1) and events == []
+
+
+def test_a_tile_flickering_into_doubt_does_not_keep_the_view_from_settling():
+    state = mixing()
+    flicker = view((0, None), (1, "cyan"), (5, "cat"), supply=(2, 2, 2, 1, 2, 2), unsure=(5,))
+    state, memory, events, _ = watch(state, GREEN_ON_BLUE, flicker)
+    (move,) = memory.demo.demo.moves
+    assert (move.src, move.dst) == (0, 1)
+    sure_but_different = view((0, None), (1, "cyan"), (5, "green"), supply=(2, 2, 2, 1, 2, 2))
+    state, memory, events, _ = watch(mixing(), GREEN_ON_BLUE, sure_but_different)
+    assert memory.demo.demo.moves == () and events == []  # two sure readings disagree

@@ -3,11 +3,11 @@
 From the mixing (team), the demonstration (competitive) or the proof of an Impossible! claim
 until the result is given, `readers` asks for the ring reader, as long as the board of the
 round is known (entered or read at the reveal). `interpret` keeps only stable views: no hand
-in view and the same reading twice in a row. Each new stable view is decoded into moves by
-`demonstration.decode` from the position before; at the end - every card completed, more
-movement points used than the bid, a move against the rules, or the clock run out - it
-proposes the round's result as a `ResultProposed`, which one press of "next" confirms (the
-rules keep it in `LaserState.demo_result`). A change no move explains, or that several
+in view and two readings in a row that agree (`steady`). Each new stable view is decoded
+into moves by `demonstration.decode` from the position before; at the end - every card
+completed, more movement points used than the bid, a move against the rules, or the clock
+run out - it proposes the round's result as a `ResultProposed`, which one press of "next"
+confirms (the rules keep it in `LaserState.demo_result`). A change no move explains, or that several
 explain, is a question (`ResultProposed` without a result), never a silent score.
 """
 
@@ -20,7 +20,6 @@ from companion.events import ButtonPressed, Event
 from companion.game import ReaderSpec
 
 from .board import COLOURS, TEAM, TILES
-from .demonstration import CAT as DECODER_CAT
 from .demonstration import Demonstration, Table, advance, describe, settle, start
 from .events import ResultProposed, RoundResult
 from .ring_sensing import CAT, RingRead
@@ -34,8 +33,8 @@ TIME_UP = ("verdict", "proof-verdict")
 class DemoMemory:
     key: tuple  # the round and the board watched: a new one starts afresh
     demo: Demonstration  # the moves decoded so far
-    last: tuple | None = None  # the previous reading, to see the same one twice
-    handled: tuple | None = None  # the last stable reading decoded
+    last: RingRead | None = None  # the previous reading with no hand in view
+    handled: Table | None = None  # the last stable view decoded
     said: tuple[str, ...] = ()  # what was proposed or asked already (not repeated)
 
 
@@ -71,23 +70,24 @@ def interpret(state: LaserState, reading: Event, memory: Any) -> tuple[tuple[Eve
         memory = DemoMemory(key, start(pos))
     if reading.hand:
         return (), replace(memory, last=None)  # a hand between: wait for two clean views
-    sig = (reading.tiles, reading.spares)
-    if sig != memory.last:
-        return (), replace(memory, last=sig)
+    prev, memory = memory.last, replace(memory, last=reading)
+    if prev is None:
+        return (), memory
     events: list[Event] = []
-    if sig != memory.handled:
-        memory = replace(memory, handled=sig)
-        seen = table_seen(reading, state.ask_threshold)
-        if seen is None:
-            events.append(ResultProposed(_NOT_A_TABLE))
-        else:
-            demo, change = advance(memory.demo, seen)
-            memory = replace(memory, demo=demo)
-            if change.kind == "illegal":
-                text = f"The camera saw {describe(change.moves[0])}. But {change.why}"
-                events.append(_failed(text, "Press next to confirm, or put it back."))
-            elif change.kind in ("unexplained", "ambiguous"):
-                events.append(ResultProposed(f"The camera cannot tell the move: {change.why}."))
+    view = steady(prev, reading, state.ask_threshold)
+    if view is None:
+        if prev.tiles != reading.tiles or table_seen(reading, state.ask_threshold):
+            return (), memory  # still moving
+        events.append(ResultProposed(_NOT_A_TABLE))
+    elif view != memory.handled:
+        memory = replace(memory, handled=view)
+        demo, change = advance(memory.demo, view)
+        memory = replace(memory, demo=demo)
+        if change.kind == "illegal":
+            text = f"The camera saw {describe(change.moves[0])}. But {change.why}"
+            events.append(_failed(text, "Press next to confirm, or put it back."))
+        elif change.kind in ("unexplained", "ambiguous"):
+            events.append(ResultProposed(f"The camera cannot tell the move: {change.why}."))
     proposal = _proposal(state, memory.demo)
     if proposal is not None and not events:
         events.append(proposal)
@@ -96,6 +96,26 @@ def interpret(state: LaserState, reading: Event, memory: Any) -> tuple[tuple[Eve
 
 
 _NOT_A_TABLE = "The camera's view of the ring cannot be a table (two cats?): check the ring."
+
+
+def steady(a: RingRead, b: RingRead, threshold: float) -> Table | None:
+    """Two readings in a row as one stable view, or None while something moves: every tile
+    both read for sure must agree; a tile either doubts is unsure (a tile flickering between
+    a sure and an unsure reading does not keep the view from settling)."""
+    ta, tb = table_seen(a, threshold), table_seen(b, threshold)
+    if ta is None or tb is None:
+        return None
+    unsure = ta.unsure | tb.unsure
+    if any(k not in unsure and ta.tiles[k] != tb.tiles[k] for k in range(TILES)):
+        return None
+    if None not in (ta.cat, tb.cat) and ta.cat != tb.cat:
+        return None
+    if None not in (ta.supply, tb.supply) and ta.supply != tb.supply:
+        return None
+    tiles = tuple(None if k in unsure else ta.tiles[k] for k in range(TILES))
+    cat = ta.cat if ta.cat == tb.cat else None
+    supply = ta.supply if ta.supply == tb.supply else None
+    return Table(tiles, cat, supply, unsure)
 
 
 def table_seen(reading: RingRead, threshold: float) -> Table | None:
@@ -112,27 +132,11 @@ def table_seen(reading: RingRead, threshold: float) -> Table | None:
         None if i in unsure or t in (CAT, None) else COLOURS.index(t)
         for i, t in enumerate(reading.tiles)
     )
-    likely = tuple(_likely(c) for c in reading.candidates)
     cards = tuple(reading.spare_confidence)
     sure = len(reading.spares) == 6 and len(cards) == 6 and min(cards) >= threshold
     supply = tuple(reading.spares) if sure else None
     cat = cats[0] if cats else None
-    return Table(tiles, cat, supply, frozenset(unsure), likely if len(likely) == TILES else ())
-
-
-def _likely(names) -> frozenset | None:
-    """What the reader deems possible on a tile, as the decoder names it (None: anything)."""
-    out = set()
-    for name in names:
-        if name in COLOURS:
-            out.add(COLOURS.index(name))
-        elif name == "empty":
-            out.add(None)
-        elif name == CAT:
-            out.add(DECODER_CAT)
-        else:
-            return None
-    return frozenset(out) or None
+    return Table(tiles, cat, supply, frozenset(unsure))
 
 
 def bid_of(state: LaserState) -> int | None:

@@ -24,22 +24,21 @@ from .moves import Move
 from .space import Space, State
 
 MOST_BETWEEN = 2  # moves looked for between two stable views
-CAT = "cat"  # what stands on the cat's tile, among a Table's `likely`
 
 
 @dataclass(frozen=True)
 class Table:
     """What the camera sees: 12 tiles clockwise (colour index or None; the cat's tile is
     None), the cat's tile and the spare figures per colour card in circle order. `unsure`:
-    tiles read without confidence; `likely` (per tile, or empty) what may stand on an unsure
-    one - colour indices, None for nothing, CAT - else anything may; `cat` None when the cat
-    was not seen for sure (its tile is unsure); `supply` None when a colour card was not."""
+    tiles read without confidence, which anything may fill (the reader's likely answers are
+    no bound: under a harsh light the truth is not always among them); `cat` None when the
+    cat was not seen for sure (its tile is unsure); `supply` None when a colour card was
+    not."""
 
     tiles: tuple[int | None, ...]
     cat: int | None
     supply: tuple[int, ...] | None
     unsure: frozenset[int] = frozenset()
-    likely: tuple[frozenset | None, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -119,13 +118,9 @@ def start(pos: Position) -> Demonstration:
 
 
 def fits(mine: Table, seen: Table) -> bool:
-    """Whether the table seen is `mine` (an unsure tile fits whatever it likely holds)."""
+    """Whether the table seen is `mine` (the unsure tiles fit anything)."""
     for k in range(TILES):
-        if k in seen.unsure:
-            likely = seen.likely[k] if seen.likely else None
-            if likely is not None and (CAT if k == mine.cat else mine.tiles[k]) not in likely:
-                return False
-        elif mine.tiles[k] != seen.tiles[k]:
+        if k not in seen.unsure and mine.tiles[k] != seen.tiles[k]:
             return False
     if seen.cat is None:
         if mine.cat not in seen.unsure:
