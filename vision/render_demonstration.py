@@ -5,8 +5,8 @@ Every position of the round (before the first move and after each move) is rende
 each move. Between two positions a hand carries the figure: one frame with the hand over the
 table while the moving figure (or the cat) is lifted off its tile, and sometimes a second
 one as the hand leaves over the new position. At rest the camera gives `rest` frames that
-differ only in their noise. (`render_ring`'s seed also turns the light a little: each
-position is lit from a slightly different side, which only makes the reading harder.)
+differ only in their noise. (`render_ring`'s seed also sets the light's direction and where
+a shadow falls, so each position is lit afresh: harder than one lamp over a whole round.)
 
     demonstration_shots(pos, moves, light, seed) -> [Shot(frame, board, hand), ...]
 """

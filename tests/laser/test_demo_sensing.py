@@ -156,3 +156,14 @@ def test_a_tile_flickering_into_doubt_does_not_keep_the_view_from_settling():
     sure_but_different = view((0, None), (1, "cyan"), (5, "green"), supply=(2, 2, 2, 1, 2, 2))
     state, memory, events, _ = watch(mixing(), GREEN_ON_BLUE, sure_but_different)
     assert memory.demo.demo.moves == () and events == []  # two sure readings disagree
+
+
+def test_a_ring_with_no_cat_is_asked_about_once_it_settles():
+    state = mixing()
+    no_cat = RingRead(TILES, (0.95,) * 12, ((),) * 12, FULL, (0.95,) * 6)
+    state, memory, events, _ = watch(state, no_cat)
+    assert events == []
+    state, memory, events, cues = watch(state, no_cat, memory=memory)
+    (question,) = events
+    assert question.success is None and "no cat, or two" in question.question
+    assert AskHuman(question.question) in cues

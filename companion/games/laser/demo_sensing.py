@@ -95,7 +95,7 @@ def interpret(state: LaserState, reading: Event, memory: Any) -> tuple[tuple[Eve
     return fresh, replace(memory, said=memory.said + tuple(e.question for e in fresh))
 
 
-_NOT_A_TABLE = "The camera's view of the ring cannot be a table (two cats?): check the ring."
+_NOT_A_TABLE = "The camera sees no cat, or two, on the ring: check the ring."
 
 
 def steady(a: RingRead, b: RingRead, threshold: float) -> Table | None:
