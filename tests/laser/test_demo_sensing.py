@@ -167,3 +167,19 @@ def test_a_ring_with_no_cat_is_asked_about_once_it_settles():
     (question,) = events
     assert question.success is None and "no cat, or two" in question.question
     assert AskHuman(question.question) in cues
+
+
+def test_a_view_that_may_hide_a_move_waits_and_is_asked_only_when_time_is_up():
+    # the cat (tile 5) may have taken the cyan on tile 3: neither tile is read for sure
+    maybe = view((4, None), cat=2, unsure=(2, 4))
+    cat_took_cyan = view((2, None), cat=2)
+    state, memory, events, _ = watch(mixing(bid=4), maybe, maybe)
+    assert events == [] and memory.demo.maybe
+    state, memory, events, _ = watch(state, cat_took_cyan, cat_took_cyan, memory=memory)
+    assert [m.kind for m in memory.demo.demo.moves] == ["cat"] and not memory.demo.maybe
+    state, memory, events, _ = watch(mixing(bid=4), maybe, maybe)
+    state, _ = GAME.apply(state, TimerExpired(GAME.timer(state).key))
+    state, memory, events, _ = watch(state, maybe, memory=memory)
+    (question,) = events
+    assert question.success is None and "cannot tell the last move" in question.question
+    assert "a move or none fit what the camera sees (unsure of tile 3, 5)" in question.question

@@ -8,7 +8,9 @@ into moves by `demonstration.decode` from the position before; at the end - ever
 completed, more movement points used than the bid, a move against the rules, or the clock
 run out - it proposes the round's result as a `ResultProposed`, which one press of "next"
 confirms (the rules keep it in `LaserState.demo_result`). A change no move explains, or that several
-explain, is a question (`ResultProposed` without a result), never a silent score.
+explain, is a question (`ResultProposed` without a result), never a silent score; a view
+whose unsure tiles may hide a move waits for the next sure one, and is asked about if the
+clock runs out first.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ class DemoMemory:
     last: RingRead | None = None  # the previous reading with no hand in view
     handled: Table | None = None  # the last stable view decoded
     said: tuple[str, ...] = ()  # what was proposed or asked already (not repeated)
+    maybe: str = ""  # the last view may hide a move (asked only if the clock runs out)
 
 
 def readers(state: LaserState) -> tuple[ReaderSpec, ...]:
@@ -82,13 +85,13 @@ def interpret(state: LaserState, reading: Event, memory: Any) -> tuple[tuple[Eve
     elif view != memory.handled:
         memory = replace(memory, handled=view)
         demo, change = advance(memory.demo, view)
-        memory = replace(memory, demo=demo)
+        memory = replace(memory, demo=demo, maybe=change.why if change.kind == "maybe" else "")
         if change.kind == "illegal":
             text = f"The camera saw {describe(change.moves[0])}. But {change.why}"
             events.append(_failed(text, "Press next to confirm, or put it back."))
         elif change.kind in ("unexplained", "ambiguous"):
             events.append(ResultProposed(f"The camera cannot tell the move: {change.why}."))
-    proposal = _proposal(state, memory.demo)
+    proposal = _proposal(state, memory.demo, memory.maybe)
     if proposal is not None and not events:
         events.append(proposal)
     fresh = tuple(e for e in events if e.question not in memory.said)
@@ -153,9 +156,9 @@ def _failed(text: str, then: str = "Press next to confirm.") -> ResultProposed:
     return ResultProposed(f"{text}: failed? {then}", False)
 
 
-def _proposal(state: LaserState, demo: Demonstration) -> ResultProposed | None:
+def _proposal(state: LaserState, demo: Demonstration, maybe: str) -> ResultProposed | None:
     """The round's result once it is decided: every card done, the bid overspent, or the
-    clock run out with cards open."""
+    clock run out with cards open - unless the last view may hide a move: then a question."""
     bid, who = bid_of(state), _who(state)
     if bid is None:
         return None
@@ -176,6 +179,8 @@ def _proposal(state: LaserState, demo: Demonstration) -> ResultProposed | None:
         )
     if demo.cost > bid:
         return _failed(f"{who}: {demo.cost} MP used, more than the bid of {bid}")
+    if state.phase in TIME_UP and maybe:
+        return ResultProposed(f"Time is up. The camera cannot tell the last move: {maybe}.")
     if state.phase in TIME_UP:
         left = ", ".join(demo.open_cards())
         left = f"{left} still open" if left else "a mixed figure still unused"

@@ -78,7 +78,9 @@ class Demonstration:
 @dataclass(frozen=True)
 class Change:
     """What one stable view means. `kind`:
-    "none"        nothing changed (or nothing that the unsure tiles do not hide)
+    "none"        nothing changed
+    "maybe"       nothing changed, or a move the unsure tiles hide: `why` says so (the next
+                  sure view tells; the decoder stays where it was)
     "moves"       `moves` explain it by the rules; `after` is the round with them
     "illegal"     only a move against the rules explains it: `moves` is that move, `why` the rule
     "unexplained" no move explains it: `why` says what changed
@@ -169,7 +171,7 @@ def decode(demo: Demonstration, seen: Table) -> Change:
     if still:  # unless the unsure tiles may hide a move, nothing happened
         if not found:
             return Change("none", after=demo)
-        return Change("ambiguous", why=_ambiguity(seen, "a move or none"))
+        return Change("maybe", after=demo, why=_ambiguity(seen, "a move or none"))
     if found:
         outcomes = {_outcome(d) for d in found}
         first = found[0]
