@@ -9,7 +9,9 @@ reader; the readings go through Laser's sensing hooks and rules exactly as the r
 posts them, in the demonstration phase (team mode: the mixing) with the solution's cost as
 the bid. A solution is decoded exactly when the moves decoded equal the solver's move by
 move (figure, tiles, colours made, card completed), the proposed result is a success with
-the solver's movement points and removed figures, and one press of "next" scores it.
+the solver's movement points and removed figures, and one press of "next" scores it. When
+nothing was proposed by the last frame, the clock runs out and what the watcher says then is
+counted (a question, or a failure proposed).
 
 Prints counts, mismatches, questions asked and the time per frame (reading; watching).
 
@@ -162,6 +164,18 @@ def main() -> int:
                     if ev.success is None:
                         asked.append((i, ev.question))
             state = apply(state, events)
+        if not any(p.success is not None for p in proposals):
+            # nothing proposed: the clock runs out and the camera looks once more
+            n["clock run out"] += 1
+            state = apply(state, [TimerExpired(GAME.timer(state).key)])
+            events, memory = sensing.interpret(state, reading, memory)
+            for ev in events:
+                if isinstance(ev, ResultProposed):
+                    proposals.append(ev)
+                    n["  then asked" if ev.success is None else "  then failure proposed"] += 1
+                    if ev.success is None:
+                        asked.append((i, ev.question))
+            state = apply(state, events)
         n["questions asked"] += sum(p.success is None for p in proposals)
         demo = memory.demo.demo if memory is not None else None
         decoded = () if demo is None else demo.moves
@@ -208,6 +222,9 @@ def main() -> int:
         "long way assumed",
         "directions as the solver's",
         "questions asked",
+        "clock run out",
+        "  then asked",
+        "  then failure proposed",
         "hand not seen",
         "hand seen wrongly",
     ):
