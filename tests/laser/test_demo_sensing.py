@@ -174,12 +174,24 @@ def test_a_view_that_may_hide_a_move_waits_and_is_asked_only_when_time_is_up():
     maybe = view((4, None), cat=2, unsure=(2, 4))
     cat_took_cyan = view((2, None), cat=2)
     state, memory, events, _ = watch(mixing(bid=4), maybe, maybe)
-    assert events == [] and memory.demo.maybe
+    assert events == [] and memory.demo.unsettled
     state, memory, events, _ = watch(state, cat_took_cyan, cat_took_cyan, memory=memory)
-    assert [m.kind for m in memory.demo.demo.moves] == ["cat"] and not memory.demo.maybe
+    assert [m.kind for m in memory.demo.demo.moves] == ["cat"] and not memory.demo.unsettled
     state, memory, events, _ = watch(mixing(bid=4), maybe, maybe)
     state, _ = GAME.apply(state, TimerExpired(GAME.timer(state).key))
     state, memory, events, _ = watch(state, maybe, memory=memory)
     (question,) = events
     assert question.success is None and "cannot tell the last move" in question.question
     assert "a move or none fit what the camera sees (unsure of tile 3, 5)" in question.question
+
+
+def test_time_up_on_a_view_not_explained_asks_rather_than_propose_a_failure():
+    # green onto blue then cyan onto magenta (3 MP), or blue onto green first (4 MP)
+    state, memory, events, _ = watch(mixing(bid=3), CYAN_ON_MAGENTA, CYAN_ON_MAGENTA)
+    (question,) = events
+    assert question.success is None and "2 different moves fit" in question.question
+    state, _ = GAME.apply(state, TimerExpired(GAME.timer(state).key))
+    state, memory, events, _ = watch(state, CYAN_ON_MAGENTA, memory=memory)
+    (question,) = events
+    assert question.success is None and question.question.startswith("Time is up. The camera")
+    assert state.demo_result is None

@@ -9,8 +9,8 @@ completed, more movement points used than the bid, a move against the rules, or 
 run out - it proposes the round's result as a `ResultProposed`, which one press of "next"
 confirms (the rules keep it in `LaserState.demo_result`). A change no move explains, or that several
 explain, is a question (`ResultProposed` without a result), never a silent score; a view
-whose unsure tiles may hide a move waits for the next sure one, and is asked about if the
-clock runs out first.
+whose unsure tiles may hide a move waits for the next sure one. When the clock runs out on
+a view not explained, the watcher asks rather than propose a failure.
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ from .rules import GAME
 from .state import JUDGED, LaserState
 
 TIME_UP = ("verdict", "proof-verdict")
+UNSETTLED = ("maybe", "ambiguous", "unexplained")  # decode's answers that leave a doubt
 
 
 @dataclass(frozen=True)
@@ -38,7 +39,7 @@ class DemoMemory:
     last: RingRead | None = None  # the previous reading with no hand in view
     handled: Table | None = None  # the last stable view decoded
     said: tuple[str, ...] = ()  # what was proposed or asked already (not repeated)
-    maybe: str = ""  # the last view may hide a move (asked only if the clock runs out)
+    unsettled: str = ""  # why the last view is not explained (the clock running out asks)
 
 
 def readers(state: LaserState) -> tuple[ReaderSpec, ...]:
@@ -85,13 +86,14 @@ def interpret(state: LaserState, reading: Event, memory: Any) -> tuple[tuple[Eve
     elif view != memory.handled:
         memory = replace(memory, handled=view)
         demo, change = advance(memory.demo, view)
-        memory = replace(memory, demo=demo, maybe=change.why if change.kind == "maybe" else "")
+        unsettled = change.why if change.kind in UNSETTLED else ""
+        memory = replace(memory, demo=demo, unsettled=unsettled)
         if change.kind == "illegal":
             text = f"The camera saw {describe(change.moves[0])}. But {change.why}"
             events.append(_failed(text, "Press next to confirm, or put it back."))
         elif change.kind in ("unexplained", "ambiguous"):
             events.append(ResultProposed(f"The camera cannot tell the move: {change.why}."))
-    proposal = _proposal(state, memory.demo, memory.maybe)
+    proposal = _proposal(state, memory.demo, memory.unsettled)
     if proposal is not None and not events:
         events.append(proposal)
     fresh = tuple(e for e in events if e.question not in memory.said)
@@ -156,9 +158,9 @@ def _failed(text: str, then: str = "Press next to confirm.") -> ResultProposed:
     return ResultProposed(f"{text}: failed? {then}", False)
 
 
-def _proposal(state: LaserState, demo: Demonstration, maybe: str) -> ResultProposed | None:
+def _proposal(state: LaserState, demo: Demonstration, unsettled: str) -> ResultProposed | None:
     """The round's result once it is decided: every card done, the bid overspent, or the
-    clock run out with cards open - unless the last view may hide a move: then a question."""
+    clock run out with cards open - unless the last view is not explained: then a question."""
     bid, who = bid_of(state), _who(state)
     if bid is None:
         return None
@@ -179,8 +181,8 @@ def _proposal(state: LaserState, demo: Demonstration, maybe: str) -> ResultPropo
         )
     if demo.cost > bid:
         return _failed(f"{who}: {demo.cost} MP used, more than the bid of {bid}")
-    if state.phase in TIME_UP and maybe:
-        return ResultProposed(f"Time is up. The camera cannot tell the last move: {maybe}.")
+    if state.phase in TIME_UP and unsettled:
+        return ResultProposed(f"Time is up. The camera cannot tell the last move: {unsettled}.")
     if state.phase in TIME_UP:
         left = ", ".join(demo.open_cards())
         left = f"{left} still open" if left else "a mixed figure still unused"
