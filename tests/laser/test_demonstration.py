@@ -11,6 +11,7 @@ from companion.games.laser.board import COMPETITIVE, TEAM, TILES, Card, Position
 from companion.games.laser.demonstration import (
     Table,
     decode,
+    describe,
     difference,
     fits,
     fold,
@@ -247,3 +248,10 @@ def test_a_move_the_unsure_tiles_may_hide_is_a_maybe_not_nothing():
     assert change.why == "a move or none fit what the camera sees (unsure of tile 3, 5)"
     cat_stays = replace(seen(p), unsure=frozenset({2}))
     assert decode(start(p), cat_stays).kind == "none"  # the cat is seen where it was
+
+
+def test_the_cat_may_not_end_on_an_empty_tile():
+    p = pos()
+    change = decode(start(p), seen(p, cat=8))
+    assert change.kind == "illegal" and "may not end its move on an empty tile" in change.why
+    assert describe(change.moves[0]) == "the cat from tile 5 to 9 onto an empty tile"

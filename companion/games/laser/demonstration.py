@@ -291,7 +291,8 @@ def difference(before: Table, seen: Table) -> str:
 def describe(move: Move) -> str:
     """One move for people, tiles numbered 1-12 as on the board editor."""
     if move.kind == "cat":
-        return f"the cat from tile {move.src + 1} to {move.dst + 1} takes the {_name(move.colour)}"
+        took = "onto an empty tile" if move.colour < 0 else f"takes the {_name(move.colour)}"
+        return f"the cat from tile {move.src + 1} to {move.dst + 1} {took}"
     return (
         f"the {_name(move.colour)} from tile {move.src + 1} onto the {_name(move.onto)} on "
         f"tile {move.dst + 1} makes {_name(move.makes)}"
