@@ -42,6 +42,17 @@ class RoundResult(Event):
 
 
 @event("laser")
+class ResultProposed(Event):
+    """The camera watched the demonstration (demo_sensing.py): `question` says what it saw.
+    With `success` set, that RoundResult waits for one press of "next" to confirm; None: a
+    change it cannot explain, for a person to look at."""
+
+    question: str
+    success: bool | None = None
+    removed: int | None = None
+
+
+@event("laser")
 class ImpossibleClaimed(Event):
     """Someone grabbed the cat: the cards cannot be completed. `player` may follow later
     (ClaimerNamed) when the claim came from the arcade button."""

@@ -33,6 +33,7 @@ from .events import (
     CardRevealed,
     ClaimerNamed,
     ImpossibleClaimed,
+    ResultProposed,
     RoundResult,
     TeammateChosen,
 )
@@ -40,6 +41,7 @@ from .impossible import ImpossibleChallenge
 from .state import (
     CARD_CONFIDENCE,
     CLAIM_PHASES,
+    JUDGED,
     MAX_BID,
     TEAM_BID_MAX,
     TEAM_BID_MIN,
@@ -227,6 +229,8 @@ class LaserGame(CardsAndBoard, TeamMode, CompetitiveMode, ImpossibleChallenge, G
             return self._choose(state, event.player)
         if isinstance(event, RoundResult):
             return self._result(state, event.success, event.removed)
+        if isinstance(event, ResultProposed):
+            return self._result_proposed(state, event)
         raise IllegalMove(f"Laser does not use {type(event).__name__} events")
 
     # helpers ----------------------------------------------------------------------------
@@ -303,6 +307,15 @@ class LaserGame(CardsAndBoard, TeamMode, CompetitiveMode, ImpossibleChallenge, G
             return self._team_result(state, bool(success))
         return self._competitive_result(state, bool(success), removed)
 
+    def _result_proposed(self, state: LaserState, ev: ResultProposed):
+        """The camera's word on the demonstration: keep the result to confirm, ask."""
+        if state.phase not in JUDGED:
+            raise IllegalMove(f"there is no demonstration to judge during {state.phase}")
+        if ev.success is None:
+            return state, [AskHuman(ev.question)]
+        new = replace(state, demo_result=(bool(ev.success), ev.removed))
+        return new, [AskHuman(ev.question, ("next",))]
+
     def _end_round(self, state: LaserState, cues: list[Cue], summary: tuple[str, ...]):
         n = len(state.players)
         common = dict(
@@ -319,6 +332,7 @@ class LaserGame(CardsAndBoard, TeamMode, CompetitiveMode, ImpossibleChallenge, G
             board=None,
             proposed_board=None,
             proposal=None,
+            demo_result=None,
             no_solution=False,
             last=summary,
             last_board=state.board,

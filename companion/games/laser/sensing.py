@@ -1,6 +1,7 @@
 """What the camera means to Laser, as the pure hooks the runtime calls: the prism cards laid
-in the centre (`card_sensing`) and the ring of tiles and figures (`ring_sensing`). Each keeps
-its own part of the sensor memory."""
+in the centre (`card_sensing`), the ring of tiles and figures (`ring_sensing`) and the
+demonstration watched on the ring (`demo_sensing`). Each keeps its own part of the sensor
+memory."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from companion.card_readings import ZoneRead
 from companion.events import Event
 from companion.game import ReaderSpec
 
-from . import card_sensing, ring_sensing
+from . import card_sensing, demo_sensing, ring_sensing
 from .ring_sensing import RingRead, questions
 from .state import LaserState
 
@@ -22,6 +23,7 @@ __all__ = ["Memory", "RingRead", "interpret", "questions", "readers"]
 class Memory:
     cards: Any = None
     ring: Any = None
+    demo: Any = None
 
 
 def interpret(state: LaserState, reading: Event, memory: Any) -> tuple[tuple[Event, ...], Any]:
@@ -29,6 +31,9 @@ def interpret(state: LaserState, reading: Event, memory: Any) -> tuple[tuple[Eve
     if isinstance(reading, ZoneRead):
         events, cards = card_sensing.interpret(state, reading, memory.cards)
         return events, replace(memory, cards=cards)
+    if demo_sensing.wants(state, reading):
+        events, demo = demo_sensing.interpret(state, reading, memory.demo)
+        return events, replace(memory, demo=demo)
     if isinstance(reading, RingRead):
         events, ring = ring_sensing.interpret(state, reading, memory.ring)
         return events, replace(memory, ring=ring)
@@ -36,4 +41,4 @@ def interpret(state: LaserState, reading: Event, memory: Any) -> tuple[tuple[Eve
 
 
 def readers(state: LaserState) -> tuple[ReaderSpec, ...]:
-    return card_sensing.readers(state) + ring_sensing.readers(state)
+    return card_sensing.readers(state) + ring_sensing.readers(state) + demo_sensing.readers(state)

@@ -16,6 +16,7 @@ CARD_CONFIDENCE = 0.7  # camera readings below this ask a person
 
 TIMED = {"planning", "bidding", "mixing", "demonstration", "challenge", "proof"}
 CLAIM_PHASES = {"planning", "bids", "thinking", "bidding"}
+JUDGED = {"mixing", "demonstration", "proof", "verdict", "proof-verdict"}  # a RoundResult ends
 
 
 @dataclass(frozen=True)
@@ -52,3 +53,4 @@ class LaserState:
     last_cards: tuple[tuple[str, str | None], ...] = ()
     last_bid: int | None = None
     ask_threshold: float = CARD_CONFIDENCE  # camera readings below this ask a person
+    demo_result: tuple | None = None  # (success, removed) the camera proposes; "next" confirms
