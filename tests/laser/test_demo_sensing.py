@@ -74,14 +74,14 @@ def test_a_view_counts_once_seen_twice_with_no_hand_between():
     assert (move.src, move.dst, COLOURS[move.makes]) == (0, 1, "cyan") and events == []
 
 
-def test_every_card_done_in_the_bid_is_proposed_and_one_press_of_next_scores_it():
+def test_every_card_done_in_the_bid_is_proposed_and_one_press_of_next_or_a_tap_scores_it():
     state = mixing(bid=3)
     readings = (view(), view(), GREEN_ON_BLUE, GREEN_ON_BLUE, CYAN_ON_MAGENTA, CYAN_ON_MAGENTA)
     state, memory, events, cues = watch(state, *readings)
     (proposal,) = events
     assert proposal.success and proposal.removed == 4
     assert "every card done in 3 MP, 4 figures removed" in proposal.question
-    assert AskHuman(proposal.question, ("next",)) in cues
+    assert AskHuman(proposal.question, ("Confirm",), (RoundResult(True, 4),)) in cues
     assert state.demo_result == (True, 4) and state.scores == (0, 0, 0, 0)
     state, memory, events, _ = watch(state, CYAN_ON_MAGENTA, memory=memory)
     assert events == []  # said once

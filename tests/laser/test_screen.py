@@ -326,3 +326,28 @@ def test_any_tile_can_be_answered_while_the_camera_s_reading_is_checked(data_dir
     assert ed.tiles[9] == "blue" and ed.focus == 4  # back to the tile still in question
     ed.answer("cat")
     assert ed.cat == 4 and ed.tiles[4] is None and ed.focus is None
+
+
+def test_the_cameras_result_of_a_demonstration_is_confirmed_with_one_tap(tmp_path):
+    from companion.events import TimerExpired
+    from companion.games.laser.events import ResultProposed
+
+    from .test_demo_sensing import CAT, FULL, TILES
+
+    screen, session, clock = make_screen(tmp_path)
+    for colour in ("cyan", "blue"):
+        session.submit(CardRevealed(colour))
+    session.submit(TimerExpired(session.game.timer(session.state).key))
+    session.submit(BoardEntered(TILES, CAT, FULL))
+    for name, bid in {"Peter": 3, "Suzie": 3, "Tommy": 9, "Kitti": 10}.items():
+        session.submit(BidPlaced(name, bid))
+    assert session.state.phase == "mixing"
+    session.submit(ResultProposed("Every card done in 3 MP: confirm?", True, 4))
+    pump()
+    panel = screen.question_panel
+    assert panel is not None and [b.text for b in panel.buttons] == ["Confirm"]
+    assert panel.buttons[0].height >= MIN_TOUCH
+    panel.buttons[0].dispatch("on_release")
+    assert session.state.scores == (3, 3, 0, 0) and session.state.round == 2
+    pump()
+    assert screen.question_panel is None

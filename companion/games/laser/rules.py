@@ -314,7 +314,8 @@ class LaserGame(CardsAndBoard, TeamMode, CompetitiveMode, ImpossibleChallenge, G
         if ev.success is None:
             return state, [AskHuman(ev.question)]
         new = replace(state, demo_result=(bool(ev.success), ev.removed))
-        return new, [AskHuman(ev.question, ("next",))]
+        result = RoundResult(bool(ev.success), ev.removed)  # what "next" or a tap confirms
+        return new, [AskHuman(ev.question, ("Confirm",), (result,))]
 
     def _end_round(self, state: LaserState, cues: list[Cue], summary: tuple[str, ...]):
         n = len(state.players)
