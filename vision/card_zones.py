@@ -34,6 +34,8 @@ from vision.colour import (
     weighted,
 )
 from vision.errors import CalibrationError
+from vision.floor_texture import FloorModel
+from vision.floor_texture import measures as floor_measures
 from vision.segment import Blob, DifferenceMask, blob_from_contour, split_touching
 
 BACK = "back"  # the prototype name of the printed card back
@@ -52,9 +54,12 @@ class Card:
     box: tuple[int, int, int, int]  # x, y, width, height in the frame
     face_down: bool = False
     touching: bool = False
+    floor: str = ""  # a competitive prism card's floor pattern, when read and sure
 
     def to_json(self) -> dict:
         out = {"colour": self.colour, "confidence": self.confidence, "box": list(self.box)}
+        if self.floor:
+            out["floor"] = self.floor
         if self.face_down:
             out["face_down"] = True
         if self.touching:
@@ -82,7 +87,9 @@ class ZoneReader:
     """`read(frame) -> tuple[ZoneView, ...]` for the calibration's card zones (or `zones`).
 
     `background` is the empty table (the first frame read when not given). A frame whose
-    white patch is covered gives every zone as blocked."""
+    white patch is covered gives every zone as blocked. With `floors` (Laser's competitive
+    patterns) each card's floor is read too, if the calibration has learnt every one of
+    them; else no floor is ever sure (the game asks)."""
 
     def __init__(
         self,
@@ -91,6 +98,7 @@ class ZoneReader:
         *,
         zones: Iterable[str] | None = None,
         background: np.ndarray | None = None,
+        floors: Iterable[str] = (),
     ) -> None:
         if not calibration.card_zones:
             raise CalibrationError("the calibration has no card zones")
@@ -108,6 +116,11 @@ class ZoneReader:
         if wanted is not None and len(self.zones) != len(wanted):
             known = ", ".join(z for z, _ in calibration.card_zones)
             raise CalibrationError(f"unknown card zone in {sorted(wanted)} (have {known})")
+        self.floors = tuple(floors)
+        learnt = {f: m for f, m in calibration.floors.items() if f in self.floors}
+        self._floor_model = None
+        if self.floors and len(learnt) == len(set(self.floors)):
+            self._floor_model = FloorModel(learnt)
         self.background: np.ndarray | None = None
         self._masks: list[DifferenceMask] = []
         if background is not None:
@@ -188,14 +201,19 @@ class ZoneReader:
         lab = _face_colour(pixels)
         if _mixed(pixels, lab):  # two cards edge to edge look like one: never a colour
             return Card(zone, "", 0.0, box, touching=True)
-        return _Measured(zone, box, touching, lab)
+        texture = None if self._floor_model is None else floor_measures(frame, b.contour)
+        return _Measured(zone, box, touching, lab, texture)
 
     def _classified(self, m: _Measured, r) -> Card:
         conf = 0.0 if r.colour == UNKNOWN else round(float(r.confidence), 4)
         if r.colour == BACK:
             return Card(m.zone, "", conf, m.box, face_down=True, touching=m.touching)
         colour = "" if r.colour == UNKNOWN else r.colour
-        return Card(m.zone, colour, conf, m.box, touching=m.touching)
+        floor = ""
+        if self._floor_model is not None and colour:
+            f = self._floor_model.read(m.texture)
+            floor = f.floor if f.sure else ""
+        return Card(m.zone, colour, conf, m.box, touching=m.touching, floor=floor)
 
 
 @dataclass(frozen=True, eq=False)
@@ -206,6 +224,7 @@ class _Measured:
     box: tuple[int, int, int, int]
     touching: bool
     lab: np.ndarray
+    texture: np.ndarray | None = None  # floor measures, when floors are read
 
 
 class _Face:

@@ -299,6 +299,7 @@ class CameraLink:
                     face_down=len(view.cards) - len(up),
                     touching=any(c.touching for c in view.cards),
                     unreadable=view.unreadable,
+                    floors=tuple(c.floor for c in up) if spec.floors else (),
                 )
             )
         return out
@@ -314,7 +315,7 @@ class CameraLink:
         else:
             empty = self._empty_table if self._empty_table is not None else image
         try:
-            return ZoneReader(self.calibration, spec.colours, background=empty)
+            return ZoneReader(self.calibration, spec.colours, background=empty, floors=spec.floors)
         except CompanionError as exc:
             self._cards_off = True  # said once; the cards are tapped in from now on
             self.on_cue(Announce(f"The camera cannot read cards ({exc}); tap them in."))
