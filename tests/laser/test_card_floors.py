@@ -1,6 +1,8 @@
 """Competitive prism cards read by the camera carry their floor into the game; an unsure
 floor is asked; team cards have none."""
 
+import pytest
+
 from companion import cues as C
 from companion.card_readings import ZoneRead
 from companion.events import CardSeen
@@ -8,6 +10,10 @@ from companion.game import GameConfig
 from companion.games.laser import GAME
 from companion.games.laser.board import FLOORS
 from companion.games.laser.sensing import interpret, readers
+from companion.runtime import Runtime
+from companion.runtime.camera import SimulatedTray
+from companion.session import Session
+from companion.store import GameLog
 from vision.card_zones import ZoneReader
 from vision.floor_texture import FLOORS as TEXTURES
 from vision.render import LASER_COLOURS
@@ -80,3 +86,21 @@ def test_prism_cards_on_the_rendered_table_enter_with_their_floors():
         state, _ = GAME.apply(state, event)
     assert state.cards == tuple(tuple(c.split(":")) for c in laid)
     assert state.phase == "thinking"
+
+
+@pytest.mark.slow
+def test_competitive_prism_cards_are_read_with_their_floors_through_the_runtime(tmp_path):
+    runtime = Runtime(camera_source="simulated")
+    runtime.tray = SimulatedTray("daylight")
+    session = Session.start(GAME, GameLog(tmp_path / "log.db"), COMPETITIVE)
+    runtime.play(session)
+    try:
+        three = runtime.changed_to(lambda s: len(s.cards) == 3)
+        runtime.tray.lay("centre", ["blue:wood", "red:ceramic", "blue:carpet"])
+        assert three.wait(90)
+        assert session.state.cards == (("blue", "wood"), ("red", "ceramic"), ("blue", "carpet"))
+        seen = [e.payload for e in session.log.entries(session.game_id)]
+        zones = [p["zone"] for p in seen if p["type"] == "core.CardSeen"]
+        assert zones == ["centre:wood", "centre:ceramic", "centre:carpet"]
+    finally:
+        runtime.close()
