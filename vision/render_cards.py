@@ -101,7 +101,7 @@ def seat_layout(
     return out, (cw, ch)
 
 
-def floor_pattern(floor: str, u: np.ndarray, v: np.ndarray) -> np.ndarray:
+def _floor_pattern(floor: str, u: np.ndarray, v: np.ndarray) -> np.ndarray:
     """The printed floor's shading (1 = the bare ink) at card coordinates `u` (across) and
     `v` (along the card), in card widths from its centre."""
     if floor == "wood":  # grain: wavy stripes along the card
@@ -166,7 +166,7 @@ def _print_floor(face, floor: str, ink: np.ndarray, inner, centre, angle: float,
     t = np.radians(angle)
     u = (dx * np.cos(t) + dy * np.sin(t)) / cw
     v = (-dx * np.sin(t) + dy * np.cos(t)) / cw
-    shade = floor_pattern(floor, u, v).reshape(y1 - y0, 3, x1 - x0, 3).mean(axis=(1, 3))
+    shade = _floor_pattern(floor, u, v).reshape(y1 - y0, 3, x1 - x0, 3).mean(axis=(1, 3))
     region = face[y0:y1, x0:x1]
     printed = (shade[..., None] * ink[None, None, :]).astype(np.float32)
     region[:] = region * (1 - panel[..., None]) + printed * panel[..., None]
