@@ -14,7 +14,8 @@ from companion.events import Event, event
 class ZoneRead(Event):
     """The face-up cards of a zone (left to right, top row first) with the reader's
     confidence each ("" for a card it could not read), the cards lying face down, whether
-    cards touch, and how many card-sized things are not cards."""
+    cards touch, and how many card-sized things are not cards. `floors`, when the game asked
+    for them: each face-up card's floor pattern ("" when unsure)."""
 
     zone: str
     colours: tuple[str, ...] = ()
@@ -22,6 +23,7 @@ class ZoneRead(Event):
     face_down: int = 0
     touching: bool = False
     unreadable: int = 0
+    floors: tuple[str, ...] = ()
 
     @property
     def empty(self) -> bool:

@@ -36,6 +36,7 @@ class ReaderSpec:
     kind: str
     key: str = ""
     colours: tuple[str, ...] = ()  # what the reader chooses among (the cards of the game)
+    floors: tuple[str, ...] = ()  # the cards' floor patterns to read too (competitive Laser)
 
 
 @dataclass(frozen=True)

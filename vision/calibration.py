@@ -41,6 +41,8 @@ class Calibration:
     card_area: tuple[float, float] = (400.0, 60000.0)  # pixels, min and max
     frame_size: tuple[int, int] | None = None  # (width, height) the regions refer to
     camera: Mapping[str, Any] = field(default_factory=dict)  # locked exposure, gains, ...
+    # floor pattern -> its texture measures (`vision.floor_texture`), learnt from one card each
+    floors: Mapping[str, tuple[float, ...]] = field(default_factory=dict)
 
     @functools.cached_property
     def classifier(self) -> Classifier:
@@ -77,6 +79,7 @@ def to_json(cal: Calibration) -> dict[str, Any]:
         "card_area": list(cal.card_area),
         "frame_size": list(cal.frame_size) if cal.frame_size else None,
         "camera": dict(cal.camera),
+        "floors": {f: list(m) for f, m in cal.floors.items()},
     }
 
 
@@ -164,6 +167,16 @@ def from_json(data: Any) -> Calibration:
     camera = data.get("camera") or {}
     if not isinstance(camera, dict):
         raise CalibrationError("camera settings must be a JSON object")
+    floors = data.get("floors") or {}
+    if not isinstance(floors, dict) or not all(
+        isinstance(m, list)
+        and len(m) == 3
+        and all(isinstance(v, int | float) and not isinstance(v, bool) for v in m)
+        and all(np.isfinite(m))
+        and min(m) >= 0
+        for m in floors.values()
+    ):
+        raise CalibrationError("floors must map floor names to three texture measures")
     return Calibration(
         prototypes=tuple(protos),
         white_roi=_rect(data.get("white_roi"), "white_roi"),
@@ -175,6 +188,7 @@ def from_json(data: Any) -> Calibration:
         card_area=_pair(data.get("card_area", [400, 60000]), "card_area"),
         frame_size=tuple(size) if size else None,
         camera=camera,
+        floors={str(f): tuple(float(v) for v in m) for f, m in floors.items()},
     )
 
 

@@ -15,18 +15,28 @@ then one of:
 
 from __future__ import annotations
 
+import functools
+import math
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
 
 from vision.calibration import Calibration
-from vision.cards import MIN_RECTANGULARITY, card_white
+from vision.cards import MIN_RECTANGULARITY
 from vision.classifier import UNKNOWN
-from vision.colour import frame_white, patch_trustworthy, robust_colour, to_lab, weighted
+from vision.colour import (
+    frame_white,
+    patch_trustworthy,
+    quantiles,
+    to_lab,
+    weighted,
+)
 from vision.errors import CalibrationError
-from vision.segment import Blob, DifferenceMask, blob_from_contour, inner_pixels, split_touching
+from vision.floor_texture import FloorModel
+from vision.floor_texture import measures as floor_measures
+from vision.segment import Blob, DifferenceMask, blob_from_contour, split_touching
 
 BACK = "back"  # the prototype name of the printed card back
 EDGE = 2  # pixels: a region this close to the zone's edge comes from outside it
@@ -44,9 +54,12 @@ class Card:
     box: tuple[int, int, int, int]  # x, y, width, height in the frame
     face_down: bool = False
     touching: bool = False
+    floor: str = ""  # a competitive prism card's floor pattern, when read and sure
 
     def to_json(self) -> dict:
         out = {"colour": self.colour, "confidence": self.confidence, "box": list(self.box)}
+        if self.floor:
+            out["floor"] = self.floor
         if self.face_down:
             out["face_down"] = True
         if self.touching:
@@ -74,7 +87,9 @@ class ZoneReader:
     """`read(frame) -> tuple[ZoneView, ...]` for the calibration's card zones (or `zones`).
 
     `background` is the empty table (the first frame read when not given). A frame whose
-    white patch is covered gives every zone as blocked."""
+    white patch is covered gives every zone as blocked. With `floors` (Laser's competitive
+    patterns) each card's floor is read too, if the calibration has learnt every one of
+    them; else no floor is ever sure (the game asks)."""
 
     def __init__(
         self,
@@ -83,6 +98,7 @@ class ZoneReader:
         *,
         zones: Iterable[str] | None = None,
         background: np.ndarray | None = None,
+        floors: Iterable[str] = (),
     ) -> None:
         if not calibration.card_zones:
             raise CalibrationError("the calibration has no card zones")
@@ -100,6 +116,11 @@ class ZoneReader:
         if wanted is not None and len(self.zones) != len(wanted):
             known = ", ".join(z for z, _ in calibration.card_zones)
             raise CalibrationError(f"unknown card zone in {sorted(wanted)} (have {known})")
+        self.floors = tuple(floors)
+        learnt = {f: m for f, m in calibration.floors.items() if f in self.floors}
+        self._floor_model = None
+        if self.floors and len(learnt) == len(set(self.floors)):
+            self._floor_model = FloorModel(learnt)
         self.background: np.ndarray | None = None
         self._masks: list[DifferenceMask] = []
         if background is not None:
@@ -122,17 +143,26 @@ class ZoneReader:
         if not patch_trustworthy(frame, self.cal.white_roi, self.background):
             return tuple(ZoneView(z, blocked=True) for z, _ in self.zones)
         white = frame_white(frame, self.cal.white_roi)
-        return tuple(
+        views = [
             self._zone(frame, white, name, rect, mask)
             for (name, rect), mask in zip(self.zones, self._masks, strict=True)
-        )
+        ]
+        # every card of the frame is classified in one call: the classifier's set-up per
+        # call costs more than one card's colour
+        pending = [c for v in views for c in v.cards if isinstance(c, _Measured)]
+        if pending:
+            readings = self.cal.classifier.classify_many([m.lab for m in pending], self.allowed)
+            read = {id(m): self._classified(m, r) for m, r in zip(pending, readings, strict=True)}
+            views = [replace(v, cards=tuple(read.get(id(c), c) for c in v.cards)) for v in views]
+        return tuple(views)
 
     def _zone(self, frame, white, name, rect, diff: DifferenceMask) -> ZoneView:
+        """The zone's cards; a card's colour still to classify is a `_Measured`."""
         mask = diff(frame, white)
         a_min, a_max = self.cal.card_area
         x0, y0, w, h = rect
         contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-        cards: list[Card] = []
+        cards: list = []
         unreadable = 0
         for c in contours:
             bx, by, bw, bh = cv2.boundingRect(c)
@@ -161,28 +191,126 @@ class ZoneReader:
         a_min, a_max = self.cal.card_area
         return b is not None and a_min <= b.area <= a_max and b.rectangularity >= MIN_RECTANGULARITY
 
-    def _card(self, frame, white, zone: str, b: Blob, touching: bool = False) -> Card:
+    def _card(self, frame, white, zone: str, b: Blob, touching: bool = False):
         box = tuple(int(v) for v in cv2.boundingRect(b.contour))
-        px = inner_pixels(frame, b.contour, shrink=0.2)[::2]  # every other pixel is plenty
+        face = _Face(frame, b.contour)
+        px = face.inner()[::2]  # every other pixel is plenty
         if len(px) == 0:
             return Card(zone, "", 0.0, box, touching=touching)
-        local = card_white(frame, b.contour, white)
-        pixels = to_lab(px.reshape(-1, 1, 3), local).reshape(-1, 3)
-        lab = robust_colour(pixels)
+        pixels = to_lab(px.reshape(-1, 1, 3), face.white(white, px)).reshape(-1, 3)
+        lab = _face_colour(pixels)
         if _mixed(pixels, lab):  # two cards edge to edge look like one: never a colour
             return Card(zone, "", 0.0, box, touching=True)
-        r = self.cal.classifier.classify(lab, self.allowed)
+        texture = None if self._floor_model is None else floor_measures(frame, b.contour)
+        return _Measured(zone, box, touching, lab, texture)
+
+    def _classified(self, m: _Measured, r) -> Card:
         conf = 0.0 if r.colour == UNKNOWN else round(float(r.confidence), 4)
         if r.colour == BACK:
-            return Card(zone, "", conf, box, face_down=True, touching=touching)
-        return Card(zone, "" if r.colour == UNKNOWN else r.colour, conf, box, touching=touching)
+            return Card(m.zone, "", conf, m.box, face_down=True, touching=m.touching)
+        colour = "" if r.colour == UNKNOWN else r.colour
+        floor = ""
+        if self._floor_model is not None and colour:
+            f = self._floor_model.read(m.texture)
+            floor = f.floor if f.sure else ""
+        return Card(m.zone, colour, conf, m.box, touching=m.touching, floor=floor)
+
+
+@dataclass(frozen=True, eq=False)
+class _Measured:
+    """A card whose colour is measured (`lab`) but not yet classified."""
+
+    zone: str
+    box: tuple[int, int, int, int]
+    touching: bool
+    lab: np.ndarray
+    texture: np.ndarray | None = None  # floor measures, when floors are read
+
+
+class _Face:
+    """One card's pixels, its outline drawn once for both measures taken on it: the inner
+    pixels (as `segment.inner_pixels`, shrink 0.2) and the white of its own margin (as
+    `cards.card_white`, its ink taken from those inner pixels)."""
+
+    def __init__(self, frame: np.ndarray, contour: np.ndarray) -> None:
+        self.contour = contour
+        x, y, w, h = cv2.boundingRect(contour)
+        x0, y0 = max(x, 0), max(y, 0)
+        x1, y1 = min(x + w, frame.shape[1]), min(y + h, frame.shape[0])
+        self.region = frame[y0:y1, x0:x1]
+        self.mask = np.zeros(self.region.shape[:2], np.uint8)
+        if self.mask.size:
+            local = contour - np.array([x0, y0]).reshape(1, 1, 2)
+            cv2.drawContours(self.mask, [local], -1, 255, cv2.FILLED)
+
+    def inner(self) -> np.ndarray:
+        if self.mask.size == 0:
+            return np.empty((0, 3), np.uint8)
+        r = int(round(0.2 * math.sqrt(max(cv2.contourArea(self.contour), 1.0) / math.pi)))
+        mask = self.mask
+        if r > 0:
+            inner = cv2.erode(mask, _kernel(cv2.MORPH_ELLIPSE, r))
+            if cv2.countNonZero(inner) >= 10:
+                mask = inner
+        return self.region[mask > 0]
+
+    def white(self, fallback: np.ndarray, ink: np.ndarray) -> np.ndarray:
+        """`ink`: the face's inner pixels (uint8 BGR), to tell a white margin from a face
+        printed to its edge."""
+        h, w = self.mask.shape
+        if w < 8 or h < 8:
+            return fallback
+        shrink = max(2, int(0.12 * min(cv2.minAreaRect(self.contour)[1])))
+        inner = cv2.erode(self.mask, _kernel(cv2.MORPH_RECT, shrink))
+        ring = cv2.subtract(self.mask, inner)
+        # medians and quantiles of whole-number pixel values are taken on the uint8
+        # pixels themselves (the same values as in float, without the copies)
+        px = self.region[ring > 0]
+        if len(px) < 20 or len(ink) < 20:
+            return fallback
+        grey = px.sum(axis=1, dtype=np.int32)
+        top = px[grey >= quantiles(grey, (0.6,))[0]]
+        white = _median_rows(top)
+        ink = _median_rows(ink)
+        margin = bool(np.all(white >= 1.05 * ink)) and white.sum() >= 1.15 * ink.sum()
+        return np.maximum(white, 1.0) if margin and white.max() < 254 else fallback
+
+
+@functools.lru_cache(maxsize=64)
+def _kernel(shape: int, r: int) -> np.ndarray:
+    return cv2.getStructuringElement(shape, (2 * r + 1, 2 * r + 1))
+
+
+def _median_rows(px: np.ndarray) -> np.ndarray:
+    """np.median(px, axis=0) as float32 of an (N, 3) array, by one partial sort of its
+    columns."""
+    cols = np.ascontiguousarray(px.T)
+    n = cols.shape[1]
+    k = n // 2
+    if n % 2:
+        return np.partition(cols, k, axis=1)[:, k].astype(np.float32)
+    part = np.partition(cols, (k - 1, k), axis=1)
+    return (part[:, k - 1].astype(np.float32) + part[:, k]) / np.float32(2)
 
 
 def _mixed(pixels: np.ndarray, lab: np.ndarray) -> bool:
     """More of the face differs from its median colour than a card's white emblem covers."""
-    paper = (pixels[:, 0] > PAPER_L) & (np.hypot(pixels[:, 1], pixels[:, 2]) < PAPER_CHROMA)
-    d = np.linalg.norm(weighted(pixels) - weighted(lab), axis=1)
-    return float(np.mean((d > MIXED_DISTANCE) & ~paper)) > MIXED_SHARE
+    L, a, b = pixels[:, 0], pixels[:, 1], pixels[:, 2]
+    paper = (L > PAPER_L) & (a * a + b * b < PAPER_CHROMA**2)
+    diff = weighted(pixels - lab)
+    far = np.einsum("ij,ij->i", diff, diff) > MIXED_DISTANCE**2
+    return np.count_nonzero(far & ~paper) > MIXED_SHARE * len(pixels)
+
+
+def _face_colour(pixels: np.ndarray) -> np.ndarray:
+    """`colour.robust_colour` of a card's Lab pixels (the same value), its median taken by
+    partial sorts: a card is measured 25 times a frame."""
+    lightness = pixels[:, 0]
+    lo, hi = quantiles(lightness, (0.15, 0.85))
+    chroma = np.abs(pixels[:, 1]) + np.abs(pixels[:, 2])
+    glare = (lightness > hi) & (chroma < quantiles(chroma, (0.5,))[0])
+    keep = (lightness >= lo) & (lightness <= hi) & ~glare
+    return _median_rows(pixels[keep] if np.count_nonzero(keep) >= 5 else pixels)
 
 
 def _pieces(contour: np.ndarray, offset: tuple[int, int]):

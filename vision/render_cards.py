@@ -8,7 +8,9 @@ zone, a hand reaching in. Same lights, camera and empty table as `vision.render`
     seat_calibration(size) -> the rendered calibration with the seat zones, the centre
                               (`table_zones`) and the card back
 
-A seat's cards are colours, or BACK for a card lying face down.
+A seat's cards are colours, or BACK for a card lying face down; a competitive Laser prism
+card is "colour:floor" (e.g. "red:wood"): its face shows the floor pattern (wood grain,
+carpet speckle, ceramic tiles) printed over its colour.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ import numpy as np
 from vision.calibration import Calibration
 from vision.card_zones import BACK
 from vision.classifier import learn
+from vision.floor_texture import FLOORS, learn_floors
 from vision.learn import rendered_calibration
 from vision.lighting import encode, linear, noise_bank
 from vision.render import (
@@ -40,6 +43,7 @@ CENTRE = "centre"  # Laser's prism cards, at most 4
 BACK_SRGB = (62, 60, 66)  # the printed back: charcoal, a white border and emblem like a face
 SKIN_SRGB = (222, 170, 138)
 MAX_CARDS = 6
+FLOOR_CARDS = ("red:wood", "green:carpet", "blue:ceramic")  # one of each floor, to learn them
 
 
 def seat_zones(size: tuple[int, int] = (640, 480)) -> tuple[tuple[str, tuple], ...]:
@@ -77,8 +81,12 @@ def seat_layout(
             raise ValueError(f"at most {MAX_CARDS} cards fit in zone {zone!r}")
         x, y, w, h = zones[zone]
         for card, cell in zip(cards, rng.permutation(MAX_CARDS)[: len(cards)], strict=False):
-            if card != BACK and card not in PALETTE_SRGB:
-                raise ValueError(f"unknown card {card!r} (have {', '.join(PALETTE_SRGB)}, back)")
+            colour, _, floor = card.partition(":")
+            if card != BACK and (colour not in PALETTE_SRGB or (floor and floor not in FLOORS)):
+                raise ValueError(
+                    f"unknown card {card!r} (have {', '.join(PALETTE_SRGB)}, back; "
+                    f"colour:floor with a floor of {', '.join(FLOORS)})"
+                )
             cx = x + (cell % 2 + 0.5) * w / 2 + rng.uniform(-0.04, 0.04) * w
             cy = y + (0.2 + 0.3 * (cell // 2)) * h + rng.uniform(-0.01, 0.01) * h
             if zone == CENTRE:  # laid in a row, left to right, in the order given
@@ -93,9 +101,31 @@ def seat_layout(
     return out, (cw, ch)
 
 
+def _floor_pattern(floor: str, u: np.ndarray, v: np.ndarray) -> np.ndarray:
+    """The printed floor's shading (1 = the bare ink) at card coordinates `u` (across) and
+    `v` (along the card), in card widths from its centre."""
+    if floor == "wood":  # grain: wavy stripes along the card
+        s = 0.5 + 0.5 * np.sin(2 * np.pi * (u / 0.17 + 0.35 * np.sin(2 * np.pi * v / 1.1)))
+        return 1.0 - 0.28 * s * s
+    if floor == "ceramic":  # square tiles with dark grout between them
+        return 1.0 - 0.35 * np.maximum(_grout(u), _grout(v))
+    if floor == "carpet":  # speckle of short fibres, one random shade per fibre cell
+        cells = np.random.default_rng(17).random((64, 64))
+        i = np.floor(u / 0.05).astype(int) % 64
+        j = np.floor(v / 0.05).astype(int) % 64
+        return 1.0 - 0.3 * cells[j, i]
+    raise ValueError(f"unknown floor {floor!r} (have {', '.join(FLOORS)})")
+
+
+def _grout(t: np.ndarray, tile: float = 0.3) -> np.ndarray:
+    """1 on a grout line (every `tile` card widths), fading to 0 a pixel away."""
+    d = np.abs((t / tile) % 1.0 - 0.5) * tile  # from the middle of the tile
+    return np.clip(1.0 - (tile / 2 - d - 0.012) / 0.02, 0.0, 1.0)
+
+
 def _draw(cam, base, card: str, centre, angle: float, cw: float, ch: float) -> None:
     """A matte card with its drop shadow: a colour face, or the back, each with a white
-    border and a white emblem in the middle."""
+    border and a white emblem in the middle; a competitive prism card's face shows its floor."""
     cx, cy = centre
     lx, ly, _ = base.light_dir
     shadow = np.zeros(cam.shape[:2], np.float32)
@@ -106,13 +136,40 @@ def _draw(cam, base, card: str, centre, angle: float, cw: float, ch: float) -> N
     alpha = np.zeros(cam.shape[:2], np.float32)
     outer = np.round(cv2.boxPoints(((cx, cy), (cw, ch), angle))).astype(np.int32)
     inner = np.round(cv2.boxPoints(((cx, cy), (cw * 0.8, ch * 0.86), angle))).astype(np.int32)
-    ink = BACK_SRGB if card == BACK else PALETTE_SRGB[card]
+    colour, _, floor = card.partition(":")
+    ink = BACK_SRGB if card == BACK else PALETTE_SRGB[colour]
     cv2.fillConvexPoly(alpha, outer, 1.0, cv2.LINE_AA)
     cv2.fillConvexPoly(face, outer, linear(WHITE_SRGB).tolist())
-    cv2.fillConvexPoly(face, inner, linear(ink).tolist(), cv2.LINE_AA)
+    if floor:
+        _print_floor(face, floor, linear(ink), inner, (cx, cy), angle, cw)
+    else:
+        cv2.fillConvexPoly(face, inner, linear(ink).tolist(), cv2.LINE_AA)
     cv2.circle(face, (int(cx), int(cy)), int(cw * 0.14), linear(WHITE_SRGB).tolist(), -1)
     face = base.to_cam(face * base.light_field.astype(np.float32) * 0.97)
     cam[:] = cam * (1 - alpha[..., None]) + face * alpha[..., None]
+
+
+def _print_floor(face, floor: str, ink: np.ndarray, inner, centre, angle: float, cw: float):
+    """The ink panel shaded by the floor pattern, turned with the card."""
+    x, y, w, h = cv2.boundingRect(inner)
+    x0, y0 = max(x, 0), max(y, 0)
+    x1, y1 = min(x + w, face.shape[1]), min(y + h, face.shape[0])
+    if x1 <= x0 or y1 <= y0:
+        return
+    panel = np.zeros((y1 - y0, x1 - x0), np.float32)
+    cv2.fillConvexPoly(panel, inner - np.array([x0, y0]), 1.0, cv2.LINE_AA)
+    # 3x3 samples a pixel: the camera sees the pattern's average over each pixel
+    sub = (np.arange(3) - 1) / 3
+    ys = (np.arange(y0, y1)[:, None] + sub[None, :]).reshape(-1)
+    xs = (np.arange(x0, x1)[:, None] + sub[None, :]).reshape(-1)
+    dx, dy = xs[None, :] - centre[0], ys[:, None] - centre[1]
+    t = np.radians(angle)
+    u = (dx * np.cos(t) + dy * np.sin(t)) / cw
+    v = (-dx * np.sin(t) + dy * np.cos(t)) / cw
+    shade = _floor_pattern(floor, u, v).reshape(y1 - y0, 3, x1 - x0, 3).mean(axis=(1, 3))
+    region = face[y0:y1, x0:x1]
+    printed = (shade[..., None] * ink[None, None, :]).astype(np.float32)
+    region[:] = region * (1 - panel[..., None]) + printed * panel[..., None]
 
 
 def _hand(cam, base, zone_rect, reach: float) -> None:
@@ -177,7 +234,8 @@ def empty_table(light: str = "daylight", seed: int = 0, size=(640, 480)) -> np.n
 @functools.lru_cache(maxsize=2)
 def seat_calibration(size: tuple[int, int] = (640, 480)) -> Calibration:
     """The rendered calibration (`vision.learn.rendered_calibration`) with the seat zones and
-    a prototype for the card back, learnt from backs under every light."""
+    a prototype for the card back, learnt from backs under every light, and the floors
+    learnt from one competitive prism card of each."""
     from vision.cards import detect_cards
 
     size = (int(size[0]), int(size[1]))
@@ -191,4 +249,13 @@ def seat_calibration(size: tuple[int, int] = (640, 480)) -> Calibration:
             cal,
         )
         samples += [(BACK, tuple(float(v) for v in lab)) for _, _, lab in found]
-    return replace(cal, prototypes=cal.prototypes + learn(samples))
+    cal = replace(cal, prototypes=cal.prototypes + learn(samples))
+    # the floors, from one competitive prism card of each pattern under one light
+    floors = learn_floors(
+        render_seats({CENTRE: FLOOR_CARDS}, "daylight", 2_000_100, size, angle=10),
+        empty_table("daylight", 2_000_100, size),
+        cal,
+        FLOORS,
+        CENTRE,
+    )
+    return replace(cal, floors=floors)

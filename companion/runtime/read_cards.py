@@ -47,6 +47,7 @@ class CardAdapter:
                     face_down=len(view.cards) - len(up),
                     touching=any(c.touching for c in view.cards),
                     unreadable=view.unreadable,
+                    floors=tuple(c.floor for c in up) if spec.floors else (),
                 )
             )
         self.setup.reading.set()
@@ -66,7 +67,7 @@ class CardAdapter:
         else:
             empty = self.setup.round_began if self.setup.round_began is not None else image
         try:
-            return ZoneReader(calibration, spec.colours, background=empty)
+            return ZoneReader(calibration, spec.colours, background=empty, floors=spec.floors)
         except CompanionError as exc:
             self.off = True  # said once; the cards are tapped in from now on
             self.setup.on_cue(Announce(f"The camera cannot read cards ({exc}); tap them in."))
