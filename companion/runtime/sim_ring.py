@@ -23,7 +23,7 @@ class SimulatedRing:
         self.light = light
         self.rng = random.Random(seed)
         self.board = None  # vision.render_ring.RingBoard
-        self.cards: tuple[str, ...] = ()  # the prism cards revealed this round, in order
+        self.cards: tuple[str, ...] = ()  # the prism cards revealed this round ("colour[:floor]")
         self.round: int | None = None
         self.aside: tuple[int, ...] = ()  # figures the refill found no place for (colour index)
         self._lock = threading.Lock()
@@ -89,8 +89,9 @@ def _lay_cards(picture, cards) -> None:
 
     (cx, cy), (w, h) = ring_geometry(picture.shape[1::-1]).centre, CARD_SIZE
     x = cx - len(cards) * (w + 8) / 2
-    for colour in cards:
-        r, g, b = PALETTE_SRGB[colour]
+    for card in cards:
+        r, g, b = PALETTE_SRGB[card.split(":")[0]]  # "colour" or "colour:floor"
+
         top, left = int(cy - h / 2), int(x)
         cv2.rectangle(picture, (left, top), (left + w, top + h), WHITE_SRGB[::-1], -1)
         cv2.rectangle(picture, (left + 4, top + 4), (left + w - 4, top + h - 4), (b, g, r), -1)

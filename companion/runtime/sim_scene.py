@@ -96,7 +96,7 @@ class SimulatedScene:
     def _reveal_prism(self, state, kinds: set[str]) -> str:
         from collections import Counter
 
-        from companion.games.laser.board import COLOURS, TEAM
+        from companion.games.laser.board import COLOURS, FLOORS, TEAM
         from companion.games.laser.card_sensing import COPIES
 
         if "cards" not in kinds:
@@ -104,12 +104,16 @@ class SimulatedScene:
         laid = self.ring.cards
         if len(laid) >= state.n_cards:
             return f"All {state.n_cards} prism cards are revealed."
-        counts = Counter(laid)
-        colours = [c for c in COLOURS if state.mode != TEAM or counts[c] < COPIES]
-        colour = self.rng.choice(colours)
-        self.ring.reveal(colour)
+        if state.mode == TEAM:
+            counts = Counter(laid)
+            card = self.rng.choice([c for c in COLOURS if counts[c] < COPIES])
+        else:  # competitive cards show their floor too: "colour:floor", each card once
+            card = self.rng.choice(
+                [f"{c}:{f}" for c in COLOURS for f in FLOORS if f"{c}:{f}" not in laid]
+            )
+        self.ring.reveal(card)
         self.tray.lay(CENTRE, self.ring.cards)
-        return f"A {colour} prism card is revealed"
+        return f"A {card.replace(':', ' on ')} prism card is revealed"
 
 
 class TableWithScene:

@@ -11,7 +11,8 @@ from companion.games.laser import GAME
 from companion.games.laser.board import FLOORS
 from companion.games.laser.sensing import interpret, readers
 from companion.runtime import Runtime
-from companion.runtime.camera import SimulatedTray
+from companion.runtime.sim_scene import SimulatedScene
+from companion.runtime.sim_tray import SimulatedTray
 from companion.session import Session
 from companion.store import GameLog
 from vision.card_zones import ZoneReader
@@ -91,12 +92,12 @@ def test_prism_cards_on_the_rendered_table_enter_with_their_floors():
 @pytest.mark.slow
 def test_competitive_prism_cards_are_read_with_their_floors_through_the_runtime(tmp_path):
     runtime = Runtime(camera_source="simulated")
-    runtime.tray = SimulatedTray("daylight")
+    runtime.scene = SimulatedScene(tray=SimulatedTray("daylight"))
     session = Session.start(GAME, GameLog(tmp_path / "log.db"), COMPETITIVE)
     runtime.play(session)
     try:
         three = runtime.changed_to(lambda s: len(s.cards) == 3)
-        runtime.tray.lay("centre", ["blue:wood", "red:ceramic", "blue:carpet"])
+        runtime.scene.tray.lay("centre", ["blue:wood", "red:ceramic", "blue:carpet"])
         assert three.wait(90)
         assert session.state.cards == (("blue", "wood"), ("red", "ceramic"), ("blue", "carpet"))
         seen = [e.payload for e in session.log.entries(session.game_id)]

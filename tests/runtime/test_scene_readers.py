@@ -229,3 +229,20 @@ def test_a_new_laser_round_gathers_the_prism_cards_and_refills_the_ring():
     scene.follow(replace(state, round=2), reveal)
     assert scene.ring.round == 2 and scene.ring.board != first
     assert scene.tray.laid("centre") == () and scene.ring.cards == ()
+
+
+@pytest.mark.slow
+def test_competitive_prism_cards_revealed_by_the_strip_are_read_with_their_floors(tmp_path):
+    rt, session, _events, _cues = table(
+        tmp_path, LASER, GameConfig(("Ann", "Bo"), {"mode": "competitive", "cards": 2})
+    )
+    try:
+        for _ in range(2):
+            rt.simulated_hand("reveal")
+            revealed = len(rt.scene.ring.cards)
+            assert rt.changed_to(lambda s, n=revealed: len(s.cards) == n).wait(WAIT)
+        laid = [tuple(card.split(":")) for card in rt.scene.ring.cards]
+        assert all(len(card) == 2 for card in laid)  # each competitive card shows its floor
+        assert list(session.state.cards) == laid
+    finally:
+        rt.close()
