@@ -17,7 +17,7 @@ from companion.session import Session
 from companion.speech import voice_for
 from companion.ui import colours
 from companion.ui.context import AppContext
-from companion.ui.frames import after_first_flip
+from companion.ui.frames import after_first_flip, finish_offscreen_frames
 from companion.ui.game_screen import GameScreen, game_screen_class
 from companion.ui.history_screen import add_history_screens
 from companion.ui.setup import SetupScreen
@@ -26,7 +26,6 @@ from companion.ui.widgets import BigButton
 
 for _kv in ("home.kv", "settings.kv"):
     Builder.load_file(str(Path(__file__).with_name("kv") / _kv))
-
 
 
 def open_session_screen(ctx: AppContext, session: Session) -> GameScreen:
@@ -155,6 +154,7 @@ class CompanionApp(App):
         self._resume = resume_unfinished
 
     def build(self):
+        finish_offscreen_frames()
         root = Root(self.ctx)
         if self._resume:
             root.resume(after_restart=True)  # same phase, same time left
