@@ -10,7 +10,6 @@ parts' code with mock pins, the camera and serial port as configured, absent her
 
 from __future__ import annotations
 
-import contextlib
 import sys
 import threading
 import time
@@ -38,22 +37,57 @@ def child(mode: str) -> int:
 
 
 def _bare_kivy() -> int:
+    """Kivy alone: a screen manager with a home screen of five buttons, and game screens
+    opened and closed like the app's (`bare-game`, `home`): buttons, a border and a clock
+    ring that are invisible until selected or running (lines wider than a pixel drawn with
+    a transparent colour, which Kivy clips through the stencil), the old one dropped."""
     from companion.ui.launch import configure_window
 
     configure_window((800, 480))
     from kivy.app import App as KivyApp
     from kivy.uix.boxlayout import BoxLayout
     from kivy.uix.button import Button
+    from kivy.uix.screenmanager import NoTransition, Screen, ScreenManager
 
     class Bare(KivyApp):
         def build(self):
+            screens = ScreenManager(transition=NoTransition())
+            home = Screen(name="home")
             box = BoxLayout(orientation="vertical")
             for i in range(5):
                 box.add_widget(Button(text=f"Button {i + 1}"))
-            return box
+            home.add_widget(box)
+            screens.add_widget(home)
+            return screens
 
     Bare().run()
     return 0
+
+
+def _bare_game(name: str) -> str:
+    from kivy.graphics import Color, Line
+    from kivy.uix.button import Button
+    from kivy.uix.gridlayout import GridLayout
+    from kivy.uix.screenmanager import Screen
+
+    screens = _app().root
+    if screens.has_screen("game"):
+        screens.remove_widget(screens.get_screen("game"))
+    grid = GridLayout(cols=4)
+    for i in range(12):
+        button = Button(text=f"{name} {i + 1}")
+        with button.canvas.after:
+            Color(1, 1, 1, 0)  # the border of a button not selected
+            Line(rounded_rectangle=(button.x, button.y, 100, 60, 10), width=3)
+        grid.add_widget(button)
+    with grid.canvas.after:
+        Color(0, 0, 0, 0)  # the ring of a clock not running
+        Line(circle=(760, 440, 30), width=4)
+    screen = Screen(name="game")
+    screen.add_widget(grid)
+    screens.add_widget(screen)
+    screens.current = "game"
+    return name
 
 
 def _obey(running: threading.Event) -> None:
@@ -94,7 +128,8 @@ def _root():
 
 
 def _home() -> str:
-    _root().current = "home"
+    root = _app().root
+    (root if type(root).__name__ == "ScreenManager" else _root()).current = "home"
     return ""
 
 
@@ -141,8 +176,9 @@ def _reading() -> str:
 
 
 def _alive() -> str:
-    """How many game screens, sessions and camera links are still in memory (a closed
-    game's should be gone)."""
+    """How many game screens, sessions, camera links, textures and threads are alive (a
+    closed game's should be gone). Instances only: Kivy's weak proxies to them pass
+    isinstance too."""
     import gc
 
     from kivy.graphics.texture import Texture
@@ -156,9 +192,17 @@ def _alive() -> str:
     counts = dict.fromkeys((k.__name__ for k in kinds), 0)
     for obj in gc.get_objects():
         for kind in kinds:
-            with contextlib.suppress(ReferenceError):  # a dead weak proxy
-                counts[kind.__name__] += isinstance(obj, kind)
+            counts[kind.__name__] += issubclass(type(obj), kind)
+    counts["threads"] = threading.active_count()
     return " ".join(f"{k}={v}" for k, v in counts.items())
+
+
+def _finish() -> str:
+    """Finish every frame under the offscreen driver, as the app does (bare Kivy does not)."""
+    from companion.ui.frames import finish_offscreen_frames
+
+    finish_offscreen_frames()
+    return ""
 
 
 def _trace(what: str) -> str:
@@ -284,6 +328,8 @@ COMMANDS = {
     "round": _round,
     "trace": _trace,
     "alive": _alive,
+    "bare-game": _bare_game,
+    "finish": _finish,
     "reading": _reading,
     "soaked": _soaked,
     "soak": _soak,
