@@ -40,7 +40,9 @@ def _bare_kivy() -> int:
     """Kivy alone: a screen manager with a home screen of five buttons, and game screens
     opened and closed like the app's (`bare-game`, `home`): buttons, a border and a clock
     ring that are invisible until selected or running (lines wider than a pixel drawn with
-    a transparent colour, which Kivy clips through the stencil), the old one dropped."""
+    a transparent colour, which Kivy clips through the stencil), a label counting tenths of
+    seconds while the screen is up (it draws frames as a game screen does), the old one
+    dropped."""
     from companion.ui.launch import configure_window
 
     configure_window((800, 480))
@@ -65,15 +67,19 @@ def _bare_kivy() -> int:
 
 
 def _bare_game(name: str) -> str:
+    from kivy.clock import Clock
     from kivy.graphics import Color, Line
     from kivy.uix.button import Button
     from kivy.uix.gridlayout import GridLayout
+    from kivy.uix.label import Label
     from kivy.uix.screenmanager import Screen
 
     screens = _app().root
     if screens.has_screen("game"):
         screens.remove_widget(screens.get_screen("game"))
     grid = GridLayout(cols=4)
+    clock = Label(text="0")  # shows tenths of seconds: frames drawn while the screen is up
+    grid.add_widget(clock)
     for i in range(12):
         button = Button(text=f"{name} {i + 1}")
         with button.canvas.after:
@@ -85,6 +91,10 @@ def _bare_game(name: str) -> str:
         Line(circle=(760, 440, 30), width=4)
     screen = Screen(name="game")
     screen.add_widget(grid)
+    ticker = Clock.schedule_interval(
+        lambda _dt: setattr(clock, "text", str(int(clock.text) + 1)), 0.1
+    )
+    screen.bind(on_leave=lambda *_: ticker.cancel())
     screens.add_widget(screen)
     screens.current = "game"
     return name
