@@ -1,6 +1,6 @@
 """The kiosk left running: CPU share and memory of the real app, idle and in play.
 
-    python benchmarks/kiosk.py [--display both|headless|xvfb] [--table both|sim|pi]
+    python benchmarks/kiosk.py [--display both|headless|xvfb] [--table both|sim|pi|none]
                                [--seconds 10] [--repeat 3] [--contention-seconds 40]
                                [--soak-minutes 30] [--cycles 3] [--cycles-only] [--xvfb :99]
 
@@ -366,7 +366,7 @@ def soak(a, display: str, tmp: Path, xvfb: str) -> None:
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--display", choices=("both", "headless", "xvfb"), default="both")
-    p.add_argument("--table", choices=("both", "sim", "pi"), default="both")
+    p.add_argument("--table", choices=("both", "sim", "pi", "none"), default="both")
     p.add_argument("--xvfb", default=":99", help="X display number for Xvfb (default :99)")
     p.add_argument("--seconds", type=float, default=10, help="length of one measurement")
     p.add_argument("--repeat", type=int, default=3, help="measurements per figure")
@@ -381,7 +381,7 @@ def main() -> int:
     p.add_argument("--soak-only", action="store_true", help="only the soak")
     a = p.parse_args()
     displays = ("headless", "xvfb") if a.display == "both" else (a.display,)
-    tables = ("sim", "pi") if a.table == "both" else (a.table,)
+    tables = {"both": ("sim", "pi"), "none": ()}.get(a.table, (a.table,))  # none: bare Kivy
     print(
         f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} "
         f"(CPU figures: the app's own CPU seconds / wall seconds, 100 % = one core)",

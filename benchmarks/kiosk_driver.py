@@ -37,19 +37,19 @@ def child(mode: str) -> int:
 
 
 def _bare_kivy() -> int:
-    """Kivy alone: a screen manager with a home screen of five buttons, and game screens
-    opened and closed like the app's (`bare-game`, `home`): buttons, a border and a clock
-    ring that are invisible until selected or running (lines wider than a pixel drawn with
-    a transparent colour, which Kivy clips through the stencil), a label counting tenths of
-    seconds while the screen is up (it draws frames as a game screen does), the old one
-    dropped."""
+    """Kivy alone: a screen manager with a home screen of five buttons over a strip with the
+    frames of five ball buttons, as the app's (lines wider than a pixel, transparent until
+    selected, which Kivy draws through the stencil), and game screens opened and closed
+    like the app's (`bare-game`, `home`)."""
     from companion.ui.launch import configure_window
 
     configure_window((800, 480))
     from kivy.app import App as KivyApp
+    from kivy.graphics import Color, Line
     from kivy.uix.boxlayout import BoxLayout
     from kivy.uix.button import Button
     from kivy.uix.screenmanager import NoTransition, Screen, ScreenManager
+    from kivy.uix.widget import Widget
 
     class Bare(KivyApp):
         def build(self):
@@ -60,7 +60,15 @@ def _bare_kivy() -> int:
                 box.add_widget(Button(text=f"Button {i + 1}"))
             home.add_widget(box)
             screens.add_widget(home)
-            return screens
+            window = BoxLayout(orientation="vertical")
+            window.add_widget(screens)
+            strip = Widget(size_hint_y=None, height=56)
+            with strip.canvas:
+                for i in range(5):
+                    Color(1, 1, 1, 0)  # the frame of a ball button not selected
+                    Line(rounded_rectangle=(10 + 110 * i, 4, 100, 48, 10), width=3)
+            window.add_widget(strip)
+            return window
 
     Bare().run()
     return 0
@@ -74,18 +82,14 @@ def _bare_game(name: str) -> str:
     from kivy.uix.label import Label
     from kivy.uix.screenmanager import Screen
 
-    screens = _app().root
+    screens = _bare_screens()
     if screens.has_screen("game"):
         screens.remove_widget(screens.get_screen("game"))
     grid = GridLayout(cols=4)
     clock = Label(text="0")  # shows tenths of seconds: frames drawn while the screen is up
     grid.add_widget(clock)
-    for i in range(12):
-        button = Button(text=f"{name} {i + 1}")
-        with button.canvas.after:
-            Color(1, 1, 1, 0)  # the border of a button not selected
-            Line(rounded_rectangle=(button.x, button.y, 100, 60, 10), width=3)
-        grid.add_widget(button)
+    for i in range(11):
+        grid.add_widget(Button(text=f"{name} {i + 1}"))
     with grid.canvas.after:
         Color(0, 0, 0, 0)  # the ring of a clock not running
         Line(circle=(760, 440, 30), width=4)
@@ -138,9 +142,16 @@ def _root():
 
 
 def _home() -> str:
-    root = _app().root
-    (root if type(root).__name__ == "ScreenManager" else _root()).current = "home"
+    bare = _bare_screens()
+    (_root() if bare is None else bare).current = "home"
     return ""
+
+
+def _bare_screens():
+    """The bare Kivy app's screen manager (None in the app, whose Root is its own kind)."""
+    from kivy.uix.screenmanager import ScreenManager
+
+    return next((w for w in _app().root.walk() if type(w) is ScreenManager), None)
 
 
 def _game(name: str) -> str:
