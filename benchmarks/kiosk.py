@@ -1,8 +1,8 @@
 """The kiosk left running: CPU share and memory of the real app, idle and in play.
 
-    python benchmarks/kiosk.py [--display both|headless|xvfb] [--table both|sim|pi]
+    python benchmarks/kiosk.py [--display both|headless|xvfb] [--table both|sim|pi|none]
                                [--seconds 10] [--repeat 3] [--contention-seconds 40]
-                               [--soak-minutes 30] [--xvfb :99]
+                               [--soak-minutes 30] [--cycles 3] [--cycles-only] [--xvfb :99]
 
 Starts the real `companion run` (headless through SDL's offscreen driver, and in an Xvfb of
 exactly 800x480), with the simulated table (strip, mock pins, rendered camera tray) and as
@@ -18,6 +18,11 @@ same window and drivers, is measured first as the floor.
 Targets (issue 15, this 2-core machine): home idle <= 3 % of a core and <= 250 MB; a game
 idle <= 5 %; a running clock <= 10 %; <= 300 MB after 40 s of full CPU contention (three busy
 loops); growth over the soak <= 10 MB.
+
+"games opened N times": the RSS after each round of home -> game -> home through all five
+games. Under SDL's offscreen driver a bare Kivy ScreenManager grows with every frame drawn
+(Mesa never finishes a frame of an EGL pbuffer; see companion/ui/frames.py): the bare row
+shows it, and the same with each frame finished, as the app does.
 """
 
 from __future__ import annotations
@@ -204,13 +209,38 @@ def line(label: str, samples: list[Sample], target: float | None) -> None:
     )
 
 
-def open_game(a, app: App, name: str) -> None:
+def open_game(a, app: App, name: str, warm_up: float | None = None) -> None:
     """Open a game and wait out its first seconds (imports, the camera's calibration)."""
     app.ask(f"game {name}")
     deadline = time.monotonic() + 60
     while app.ask("reading") != "yes" and time.monotonic() < deadline:
         time.sleep(0.5)
-    time.sleep(a.warm_up)
+    time.sleep(a.warm_up if warm_up is None else warm_up)
+
+
+def cycled(a, app: App, label: str, open_one, alive: bool = False) -> None:
+    """RSS after each round of home -> game -> home through every game, `a.cycles` rounds.
+    The first round loads each game's code, fonts and the camera's calibration; growth a
+    round is measured from the end of the first to the end of the last (flat: about 0).
+    `alive`: then count the app's live game objects (one game's at most)."""
+    rss, f0 = [rss_mb(app.pid)], int(app.ask("frames"))
+    for _ in range(a.cycles):
+        for name in a.games:
+            open_one(name)
+            time.sleep(a.cycle_seconds)  # people look at it: its frames are drawn
+            app.ask("home")
+            time.sleep(a.cycle_seconds / 4)
+        rss.append(rss_mb(app.pid))
+    growth = (rss[-1] - rss[1]) / (a.cycles - 1) if a.cycles > 1 else float("nan")
+    frames = (int(app.ask("frames")) - f0) / a.cycles
+    print(
+        f"    {label:<28} RSS {' -> '.join(f'{r:.0f}' for r in rss)} MB; "
+        f"growth {growth:+.1f} MB a round of {len(a.games)} after the first "
+        f"({frames:.0f} frames drawn a round)",
+        flush=True,
+    )
+    if alive:
+        print(f"      alive: {app.ask('alive')}", flush=True)
 
 
 def figures(a, app: App, during=None) -> list[Sample]:
@@ -222,24 +252,32 @@ def bench_app(a, display: str, mode: str, tmp: Path, xvfb: str) -> None:
     app = App(env_for(display, tmp, xvfb), mode, tmp)
     print(f"  {mode} table:", flush=True)
     try:
-        line("home idle", figures(a, app), TARGETS["home"])
-        home_rss = rss_mb(app.pid)
-        for name in a.games:
-            open_game(a, app, name)
-            line(f"{name} idle", figures(a, app), TARGETS["game"])
-        app.ask("clock")
-        line("kritters, turn clock running", figures(a, app), TARGETS["clock"])
-        if mode == "sim":
-            open_game(a, app, "color-milk")
-            line("color-milk, camera reads 5 balls", figures(a, app, _balls(app)), None)
-        app.ask("home")
-        line("home again", figures(a, app), TARGETS["home"])
-        print(f"    home RSS at start {home_rss:.0f} MB (target {RSS_HOME} MB)", flush=True)
-        if a.contention_seconds:
+        if not a.cycles_only:
+            _idle_figures(a, app, mode)
+        if a.cycles:
+            opened = f"games opened {a.cycles} times"
+            cycled(a, app, opened, lambda name: open_game(a, app, name, 0), alive=True)
+        if a.contention_seconds and not a.cycles_only:
             _contended(a, app, mode)
     finally:
         took = app.stop(signal.SIGINT)
         print(f"    SIGINT to exit: {took:.2f} s (target 2 s)", flush=True)
+
+
+def _idle_figures(a, app: App, mode: str) -> None:
+    line("home idle", figures(a, app), TARGETS["home"])
+    home_rss = rss_mb(app.pid)
+    for name in a.games:
+        open_game(a, app, name)
+        line(f"{name} idle", figures(a, app), TARGETS["game"])
+    app.ask("clock")
+    line("kritters, turn clock running", figures(a, app), TARGETS["clock"])
+    if mode == "sim":
+        open_game(a, app, "color-milk")
+        line("color-milk, camera reads 5 balls", figures(a, app, _balls(app)), None)
+    app.ask("home")
+    line("home again", figures(a, app), TARGETS["home"])
+    print(f"    home RSS at start {home_rss:.0f} MB (target {RSS_HOME} MB)", flush=True)
 
 
 def _balls(app: App):
@@ -278,9 +316,20 @@ def _contended(a, app: App, mode: str) -> None:
 def bench_bare(a, display: str, tmp: Path, xvfb: str) -> None:
     app = App(env_for(display, tmp, xvfb), "bare", tmp)
     try:
-        line("bare Kivy, 5 buttons (floor)", figures(a, app), None)
+        if not a.cycles_only:
+            line("bare Kivy, 5 buttons (floor)", figures(a, app), None)
+        if a.cycles:
+            screens = f"bare Kivy, screens opened {a.cycles} times"
+            cycled(a, app, screens, lambda name: app.ask(f"bare-game {name}"))
     finally:
         app.stop()
+    if a.cycles and display == "headless":  # the same, each frame finished as the app does
+        app = App(env_for(display, tmp, xvfb), "bare", tmp)
+        try:
+            app.ask("finish")
+            cycled(a, app, "  ... each frame finished", lambda n: app.ask(f"bare-game {n}"))
+        finally:
+            app.stop()
 
 
 def soak(a, display: str, tmp: Path, xvfb: str) -> None:
@@ -317,19 +366,22 @@ def soak(a, display: str, tmp: Path, xvfb: str) -> None:
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--display", choices=("both", "headless", "xvfb"), default="both")
-    p.add_argument("--table", choices=("both", "sim", "pi"), default="both")
+    p.add_argument("--table", choices=("both", "sim", "pi", "none"), default="both")
     p.add_argument("--xvfb", default=":99", help="X display number for Xvfb (default :99)")
     p.add_argument("--seconds", type=float, default=10, help="length of one measurement")
     p.add_argument("--repeat", type=int, default=3, help="measurements per figure")
     p.add_argument("--settle", type=float, default=2, help="seconds before measuring")
     p.add_argument("--warm-up", type=float, default=8, help="seconds after opening a game")
     p.add_argument("--games", nargs="*", default=list(GAMES))
+    p.add_argument("--cycles", type=int, default=3, help="rounds of opening every game")
+    p.add_argument("--cycle-seconds", type=float, default=2, help="on each game's screen")
+    p.add_argument("--cycles-only", action="store_true", help="only the games opened N times")
     p.add_argument("--contention-seconds", type=float, default=40)
     p.add_argument("--soak-minutes", type=float, default=30, help="0: no soak")
     p.add_argument("--soak-only", action="store_true", help="only the soak")
     a = p.parse_args()
     displays = ("headless", "xvfb") if a.display == "both" else (a.display,)
-    tables = ("sim", "pi") if a.table == "both" else (a.table,)
+    tables = {"both": ("sim", "pi"), "none": ()}.get(a.table, (a.table,))  # none: bare Kivy
     print(
         f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} "
         f"(CPU figures: the app's own CPU seconds / wall seconds, 100 % = one core)",
@@ -343,7 +395,7 @@ def main() -> int:
                 bench_bare(a, display, tmp, a.xvfb)
                 for mode in tables:
                     bench_app(a, display, mode, tmp, a.xvfb)
-        if a.soak_minutes:
+        if a.soak_minutes and not a.cycles_only:
             with Xvfb(a.xvfb):
                 print(f"soak (Xvfb {a.xvfb}, simulated table):")
                 soak(a, "xvfb", tmp, a.xvfb)

@@ -10,7 +10,6 @@ parts' code with mock pins, the camera and serial port as configured, absent her
 
 from __future__ import annotations
 
-import contextlib
 import sys
 import threading
 import time
@@ -38,22 +37,71 @@ def child(mode: str) -> int:
 
 
 def _bare_kivy() -> int:
+    """Kivy alone: a screen manager with a home screen of five buttons over a strip with the
+    frames of five ball buttons, as the app's (lines wider than a pixel, transparent until
+    selected, which Kivy draws through the stencil), and game screens opened and closed
+    like the app's (`bare-game`, `home`)."""
     from companion.ui.launch import configure_window
 
     configure_window((800, 480))
     from kivy.app import App as KivyApp
+    from kivy.graphics import Color, Line
     from kivy.uix.boxlayout import BoxLayout
     from kivy.uix.button import Button
+    from kivy.uix.screenmanager import NoTransition, Screen, ScreenManager
+    from kivy.uix.widget import Widget
 
     class Bare(KivyApp):
         def build(self):
+            screens = ScreenManager(transition=NoTransition())
+            home = Screen(name="home")
             box = BoxLayout(orientation="vertical")
             for i in range(5):
                 box.add_widget(Button(text=f"Button {i + 1}"))
-            return box
+            home.add_widget(box)
+            screens.add_widget(home)
+            window = BoxLayout(orientation="vertical")
+            window.add_widget(screens)
+            strip = Widget(size_hint_y=None, height=56)
+            with strip.canvas:
+                for i in range(5):
+                    Color(1, 1, 1, 0)  # the frame of a ball button not selected
+                    Line(rounded_rectangle=(10 + 110 * i, 4, 100, 48, 10), width=3)
+            window.add_widget(strip)
+            return window
 
     Bare().run()
     return 0
+
+
+def _bare_game(name: str) -> str:
+    from kivy.clock import Clock
+    from kivy.graphics import Color, Line
+    from kivy.uix.button import Button
+    from kivy.uix.gridlayout import GridLayout
+    from kivy.uix.label import Label
+    from kivy.uix.screenmanager import Screen
+
+    screens = _bare_screens()
+    if screens.has_screen("game"):
+        screens.remove_widget(screens.get_screen("game"))
+    grid = GridLayout(cols=4)
+    clock = Label(text="0")  # shows tenths of seconds: frames drawn while the screen is up
+    grid.add_widget(clock)
+    for i in range(11):
+        grid.add_widget(Button(text=f"{name} {i + 1}"))
+    with grid.canvas.after:
+        Color(0, 0, 0, 0)  # the ring of a clock not running
+        Line(circle=(760, 440, 30), width=4)
+    screen = Screen(name="game")
+    screen.add_widget(grid)
+    ticker = Clock.schedule_interval(
+        lambda _dt: setattr(clock, "text", str(int(clock.text) + 1)), 0.1
+    )
+    screen.bind(on_leave=lambda *_: ticker.cancel())
+    screens.add_widget(screen)
+    screens.current = "game"
+    return name
 
 
 def _obey(running: threading.Event) -> None:
@@ -94,8 +142,16 @@ def _root():
 
 
 def _home() -> str:
-    _root().current = "home"
+    bare = _bare_screens()
+    (_root() if bare is None else bare).current = "home"
     return ""
+
+
+def _bare_screens():
+    """The bare Kivy app's screen manager (None in the app, whose Root is its own kind)."""
+    from kivy.uix.screenmanager import ScreenManager
+
+    return next((w for w in _app().root.walk() if type(w) is ScreenManager), None)
 
 
 def _game(name: str) -> str:
@@ -141,8 +197,9 @@ def _reading() -> str:
 
 
 def _alive() -> str:
-    """How many game screens, sessions and camera links are still in memory (a closed
-    game's should be gone)."""
+    """How many game screens, sessions, camera links, textures and threads are alive (a
+    closed game's should be gone). Instances only: Kivy's weak proxies to them pass
+    isinstance too."""
     import gc
 
     from kivy.graphics.texture import Texture
@@ -156,9 +213,17 @@ def _alive() -> str:
     counts = dict.fromkeys((k.__name__ for k in kinds), 0)
     for obj in gc.get_objects():
         for kind in kinds:
-            with contextlib.suppress(ReferenceError):  # a dead weak proxy
-                counts[kind.__name__] += isinstance(obj, kind)
+            counts[kind.__name__] += issubclass(type(obj), kind)
+    counts["threads"] = threading.active_count()
     return " ".join(f"{k}={v}" for k, v in counts.items())
+
+
+def _finish() -> str:
+    """Finish every frame under the offscreen driver, as the app does (bare Kivy does not)."""
+    from companion.ui.frames import finish_offscreen_frames
+
+    finish_offscreen_frames()
+    return ""
 
 
 def _trace(what: str) -> str:
@@ -284,6 +349,8 @@ COMMANDS = {
     "round": _round,
     "trace": _trace,
     "alive": _alive,
+    "bare-game": _bare_game,
+    "finish": _finish,
     "reading": _reading,
     "soaked": _soaked,
     "soak": _soak,

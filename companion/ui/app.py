@@ -18,7 +18,7 @@ from companion.speech import voice_for
 from companion.ui import colours
 from companion.ui.calib_screen import CameraSetupScreen
 from companion.ui.context import AppContext
-from companion.ui.frames import after_first_flip
+from companion.ui.frames import after_first_flip, finish_offscreen_frames
 from companion.ui.game_screen import GameScreen, game_screen_class
 from companion.ui.history_screen import add_history_screens
 from companion.ui.setup import SetupScreen
@@ -132,18 +132,23 @@ class Root(ScreenManager):
     def forget_session(self, game_id: int) -> None:
         """Close the game screen if it shows this game (it is being abandoned)."""
         if self.has_screen("game") and self.get_screen("game").session.game_id == game_id:
-            old = self.get_screen("game")
-            old.close()
-            self.remove_widget(old)
+            self._drop_game_screen()
             self.ctx.runtime.stop()  # the table no longer plays an abandoned game
 
     def show_session(self, session: Session) -> None:
         if self.has_screen("game"):
-            old = self.get_screen("game")
-            old.close()
-            self.remove_widget(old)
+            self._drop_game_screen()
         self.add_widget(open_session_screen(self.ctx, session))
         self.current = "game"
+
+    def _drop_game_screen(self) -> None:
+        """The game screen goes for good: it stops listening, and nothing keeps it (a
+        transition holds on to the last two screens it switched between: a fresh one)."""
+        old = self.get_screen("game")
+        old.close()
+        self.remove_widget(old)
+        if old in (self.transition.screen_in, self.transition.screen_out):
+            self.transition = NoTransition()
 
 
 class CompanionApp(App):
@@ -156,6 +161,7 @@ class CompanionApp(App):
         self._resume = resume_unfinished
 
     def build(self):
+        finish_offscreen_frames()
         root = Root(self.ctx)
         if self._resume:
             root.resume(after_restart=True)  # same phase, same time left

@@ -9,7 +9,10 @@ def ensure_window(size=(800, 480)):
     from kivy.base import EventLoop
     from kivy.core.window import Window
 
+    from companion.ui.frames import finish_offscreen_frames
+
     EventLoop.ensure_window()
+    finish_offscreen_frames()
     if tuple(Window.size) != tuple(size):
         Window.size = size
     return Window
