@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
+from typing import NoReturn
 
 from companion.errors import CompanionError, UsageError
 
@@ -86,7 +87,17 @@ def launch(args) -> int:
         CompanionApp(ctx, on_first_frame=first_frame, resume_unfinished=True).run()
     finally:
         notifier.stopping()
-    return 0
+    _leave(0)
+
+
+def _leave(code: int) -> NoReturn:
+    """End the process now that the log and the table are closed (the app's on_stop). A
+    camera reader still busy inside OpenCV or numpy (a calibration being learnt) must not
+    meet the interpreter's teardown: that aborted the process (SIGABRT, "terminate called
+    without an active exception") now and then when stopped mid-load."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code)
 
 
 def _refused(exc, args, first_frame, notifier) -> int:
