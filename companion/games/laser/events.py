@@ -64,3 +64,13 @@ class BoardEntered(Event):
     cat: int
     supply: tuple = (2, 2, 2, 2, 2, 2)
     floors: tuple | None = None
+
+
+@event("laser")
+class RefillSeen(Event):
+    """What the camera saw of the end-of-round refill before the next reveal (see
+    refill_sensing.py): "plan" (where each figure goes, in `lines`), "misplaced" (each
+    wrong figure named in `lines`) or "ready" (a legal refill: play goes on)."""
+
+    status: str
+    lines: tuple = ()

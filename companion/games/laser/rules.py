@@ -32,6 +32,7 @@ from .events import (
     CardRevealed,
     ClaimerNamed,
     ImpossibleClaimed,
+    RefillSeen,
     RoundResult,
     TeammateChosen,
 )
@@ -206,6 +207,8 @@ class LaserGame(CardsAndBoard, TeamMode, CompetitiveMode, ImpossibleChallenge, G
             return self._reveal(state, event.colour, event.floor)
         if isinstance(event, BoardEntered):
             return self._board(state, event)
+        if isinstance(event, RefillSeen):
+            return self._refill_seen(state, event)
         if isinstance(event, ButtonPressed):
             if event.button == "impossible":
                 return self._claim(state, None)

@@ -11,7 +11,7 @@ from companion.events import CardSeen
 
 from .board import COLOURS, COMPETITIVE, FLOORS, TEAM, Card, Position, colour_index, floor_index
 from .competitive import proposal_cues
-from .events import BoardEntered
+from .events import BoardEntered, RefillSeen
 from .state import LaserState
 
 
@@ -105,3 +105,17 @@ class CardsAndBoard:
             new = replace(new, **self._proposal(new, bid))
             cues += proposal_cues(new, state.players[seat], bid)
         return new, cues
+
+    def _refill_seen(self, state: LaserState, ev: RefillSeen):
+        """Only words for people: the refill is the table's, not the game's state."""
+        if state.phase != "reveal":
+            raise IllegalMove("the refill is checked only before the prism cards are revealed")
+        lines = tuple(str(line) for line in ev.lines)
+        if ev.status == "plan":
+            return state, [Announce("Refill: " + "; ".join(lines) + ".")]
+        if ev.status == "misplaced" and lines:
+            text = ". ".join(line[0].upper() + line[1:] for line in lines)
+            return state, [AskHuman(f"{text}. Put it right; the camera checks again.", ())]
+        if ev.status == "ready":
+            return state, [Announce("The table is refilled: reveal the prism cards.")]
+        raise IllegalMove(f"unknown refill status {ev.status!r}")

@@ -1,0 +1,227 @@
+"""The camera checks the end-of-round refill before the next prism cards are revealed.
+
+While a round after the first waits for its cards (phase "reveal"), the ring reader stays on
+and each trustworthy `RingRead` is judged here:
+
+- the first one is the table as the last round left it. The figures to put back are those the
+  game had in play when that round's board was entered (the board, the colour cards and what
+  was put aside before) that this table no longer holds; refill.py says where each goes, and
+  the plan is announced;
+- a reading that is a legal refill of it ends the check (`RefillSeen("ready")`): from then on
+  the prism cards the camera sees are entered without a tap (sensing.py holds them until then);
+- a reading with a wrong figure (a colour where another or none belongs, a figure on a tile
+  that stays empty, a moved cat, a card with too many) is named once it repeats:
+  "tile 4 should hold the green figure; the camera sees blue". A refill that is only not
+  finished yet (figures still missing) is named only when it stays so for a while.
+
+The rulebook fixes no order for the figures that go onto tiles, so any order is accepted; the
+figure named for a tile is the one the plan puts there, among those still unplaced. A reading
+with a hand in view, a tile to ask or not exactly one cat judges nothing.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from companion.events import Event
+from companion.game import ReaderSpec
+
+from .board import COLOURS, TILES
+from .events import RefillSeen
+from .refill import Refill, Table, refill
+from .ring_sensing import CAT, RingRead, unsure
+from .state import LaserState
+
+STEADY = 2  # the same wrong reading this many times in a row is named
+PATIENCE = 30  # an unfinished refill (figures missing) is named after this many readings
+
+
+@dataclass(frozen=True)
+class Misplaced:
+    """One difference from the refill: a tile (`want`/`seen`: a colour index, CAT or None)
+    or, with `card` set, a colour card (`want`/`seen`: spare figures)."""
+
+    index: int
+    want: Any
+    seen: Any
+    card: bool = False
+
+    @property
+    def missing(self) -> bool:
+        """Only not placed yet (not wrong): an empty spot where a figure is still to go."""
+        if self.card:
+            return self.seen < self.want
+        return self.seen is None and self.want not in (None, CAT)
+
+    def text(self) -> str:
+        if self.card:
+            return (
+                f"the {COLOURS[self.index]} card should hold {_figures(self.want)}; "
+                f"the camera sees {self.seen}"
+            )
+        want = "be empty" if self.want is None else f"hold {_thing(self.want)}"
+        seen = "nothing" if self.seen is None else _thing(self.seen, short=True)
+        return f"tile {self.index + 1} should {want}; the camera sees {seen}"
+
+
+def _thing(what: Any, short: bool = False) -> str:
+    if what == CAT:
+        return "the cat"
+    return COLOURS[what] if short else f"the {COLOURS[what]} figure"
+
+
+def _figures(n: int) -> str:
+    return f"{n} figure" if n == 1 else f"{n} figures"
+
+
+# Judging one reading ----------------------------------------------------------------------
+
+
+def table_seen(reading: RingRead, threshold: float) -> Table | None:
+    """The reading as a table (colour indices), or None when it cannot be trusted whole."""
+    if reading.hand or unsure(reading, threshold):
+        return None
+    tiles = tuple(None if t in (None, CAT) else COLOURS.index(t) for t in reading.tiles)
+    return Table(tiles, reading.tiles.index(CAT), tuple(reading.spares))
+
+
+def in_play(table: Table) -> Counter:
+    return Counter(t for t in table.tiles if t is not None) + Counter(
+        {c: n for c, n in enumerate(table.supply)}
+    )
+
+
+def owed(in_game: Counter, after: Table, aside: Sequence[int] = ()) -> tuple[int, ...]:
+    """The figures to put back, in the order refill.py places them: those put aside earlier
+    first, then the rest in circle order. `in_game`: every figure the game has in play or
+    aside (the box's spare figures never join); what `after` does not hold is owed."""
+    missing = in_game - in_play(after)
+    out = []
+    for c in aside:
+        if missing[c] > 0:
+            out.append(c)
+            missing[c] -= 1
+    return tuple(out) + tuple(c for c in range(6) for _ in range(missing[c]))
+
+
+def judge(after: Table, figures: Sequence[int], seen: Table) -> tuple[Misplaced, ...]:
+    """Where `seen` differs from every legal refill of `after` with `figures`; () if it is one.
+    Tiles come first (clockwise), then cards."""
+    plan = refill(after, figures)
+    want: list[Any] = [CAT if t == after.cat else c for t, c in enumerate(plan.table.tiles)]
+    filled = [p.tile for p in plan.placements if p.tile is not None]
+    free = [p.colour for p in plan.placements if p.tile is not None] + list(plan.aside)
+    pool = Counter(free)
+    matched = set()
+    for t in filled:  # a colour the plan could have put there is right, whichever order
+        c = seen.tiles[t]
+        if c is not None and t != seen.cat and pool[c] > 0:
+            pool[c] -= 1
+            want[t] = c
+            matched.add(t)
+    leftover = []
+    for c in free:
+        if pool[c] > 0:
+            pool[c] -= 1
+            leftover.append(c)
+    for t, c in zip((t for t in filled if t not in matched), leftover, strict=False):
+        want[t] = c
+    look = [CAT if t == seen.cat else c for t, c in enumerate(seen.tiles)]
+    out = [Misplaced(t, want[t], look[t]) for t in range(TILES) if want[t] != look[t]]
+    out += [
+        Misplaced(c, plan.table.supply[c], seen.supply[c], card=True)
+        for c in range(6)
+        if plan.table.supply[c] != seen.supply[c]
+    ]
+    return tuple(out)
+
+
+def plan_lines(plan: Refill) -> tuple[str, ...]:
+    """Where each figure goes, for people."""
+    lines = [
+        f"{COLOURS[p.colour]} onto its card"
+        if p.tile is None
+        else f"{COLOURS[p.colour]} onto tile {p.tile + 1}"
+        for p in plan.placements
+    ]
+    if plan.aside:
+        lines.append("put aside: " + ", ".join(COLOURS[c] for c in plan.aside))
+    return tuple(lines)
+
+
+# The sensor hook ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RefillMemory:
+    round: int = 0
+    after: Table | None = None  # the table as the last round left it
+    owed: tuple[int, ...] = ()  # the figures to put back, in the plan's order
+    ready: bool = False  # the camera saw a legal refill
+    aside: tuple[int, ...] = ()  # figures waiting aside (carried to the next round)
+    game: tuple[int, ...] = ()  # figures in the game per colour (in play or aside)
+    last: tuple = ()  # the problems of the last reading ...
+    repeats: int = 0  # ... and how many readings in a row had them
+    named: tuple = ()  # the problems last named (not named again)
+
+
+def wanted(state: LaserState) -> bool:
+    return not state.over and state.phase == "reveal" and state.last_board is not None
+
+
+def readers(state: LaserState) -> tuple[ReaderSpec, ...]:
+    return (ReaderSpec("ring", f"refill {state.round}"),) if wanted(state) else ()
+
+
+def holds(state: LaserState, memory: Any) -> bool:
+    """Should the cards the camera sees wait? While a started check has not seen the refill."""
+    m = memory
+    return (
+        wanted(state)
+        and isinstance(m, RefillMemory)
+        and m.round == state.round
+        and m.after is not None
+        and not m.ready
+    )
+
+
+def in_game(state: LaserState, aside: Sequence[int]) -> Counter:
+    """The figures in the game: those in play when the last round's board was entered, and
+    those put aside before it."""
+    tiles, _floors, cat, supply = state.last_board
+    board = Table(tuple(None if t is None else COLOURS.index(t) for t in tiles), cat, supply)
+    return in_play(board) + Counter(aside)
+
+
+def interpret(state: LaserState, reading: Event, memory: Any) -> tuple[tuple[Event, ...], Any]:
+    if not isinstance(reading, RingRead) or not wanted(state):
+        return (), memory
+    m = memory if isinstance(memory, RefillMemory) else RefillMemory()
+    if m.round != state.round:
+        m = RefillMemory(state.round, aside=m.aside)
+    seen = table_seen(reading, state.ask_threshold)
+    if m.ready or seen is None:
+        return (), m
+    if m.after is None:
+        game = in_game(state, m.aside)
+        figures = owed(game, seen, m.aside)
+        plan = refill(seen, figures)
+        counts = tuple(game[c] for c in range(6))
+        m = replace(m, after=seen, owed=figures, aside=plan.aside, game=counts)
+        if not plan.placements:
+            return (RefillSeen("ready"),), replace(m, ready=True)
+        return (RefillSeen("plan", plan_lines(plan)),), m
+    problems = judge(m.after, m.owed, seen)
+    if not problems:
+        aside = owed(Counter(dict(enumerate(m.game))), seen, m.owed)
+        return (RefillSeen("ready"),), replace(m, ready=True, aside=aside, last=(), named=())
+    repeats = m.repeats + 1 if problems == m.last else 1
+    m = replace(m, last=problems, repeats=repeats)
+    untouched = seen == m.after
+    need = PATIENCE if all(p.missing for p in problems) else STEADY
+    if untouched or repeats < need or problems == m.named:
+        return (), m
+    return (RefillSeen("misplaced", tuple(p.text() for p in problems)),), replace(m, named=problems)
