@@ -70,7 +70,8 @@ class BoardEntered(Event):
 class RefillSeen(Event):
     """What the camera saw of the end-of-round refill before the next reveal (see
     refill_sensing.py): "plan" (where each figure goes, in `lines`), "misplaced" (each
-    wrong figure named in `lines`) or "ready" (a legal refill: play goes on)."""
+    wrong figure named in `lines`), "ready" (a legal refill: play goes on) or "unverified"
+    (the table was not seen as the round ended: a person checks the refill by eye)."""
 
     status: str
     lines: tuple = ()

@@ -3,10 +3,15 @@
 While a round after the first waits for its cards (phase "reveal"), the ring reader stays on
 and each trustworthy `RingRead` is judged here:
 
-- the first one is the table as the last round left it. The figures to put back are those the
-  game had in play when that round's board was entered (the board, the colour cards and what
-  was put aside before) that this table no longer holds; refill.py says where each goes, and
-  the plan is announced;
+- the table as the last round left it is the last trustworthy reading taken as it ended
+  (while the figures were moved and the result was awaited), or else the first one now. The
+  figures to put back are those the game had in play when that round's board was entered
+  (the board, the colour cards and what was put aside before) that this table no longer
+  holds; refill.py says where each goes, and the plan is announced;
+- when that table was not seen as the round ended and the first reading now needs nothing
+  put back although the round changed the table, the refill may already lie there, right or
+  wrong: the camera cannot judge it and says so (`RefillSeen("unverified")`), for a person to
+  check by eye;
 - a reading that is a legal refill of it ends the check (`RefillSeen("ready")`): from then on
   the prism cards the camera sees are entered without a tap (sensing.py holds them until then);
 - a reading with a wrong figure (a colour where another or none belongs, a figure on a tile
@@ -35,8 +40,9 @@ from .refill import Refill, Table, refill
 from .ring_sensing import CAT, RingRead, unsure
 from .state import LaserState
 
+ENDING = ("mixing", "demonstration", "verdict", "proof", "proof-verdict")  # figures moved
 STEADY = 2  # the same wrong reading this many times in a row is named
-PATIENCE = 30  # an unfinished refill (figures missing) is named after this many readings
+PATIENCE = 10  # an unfinished refill (figures missing) is named after this many readings
 
 
 @dataclass(frozen=True)
@@ -166,21 +172,32 @@ class RefillMemory:
     last: tuple = ()  # the problems of the last reading ...
     repeats: int = 0  # ... and how many readings in a row had them
     named: tuple = ()  # the problems last named (not named again)
+    ended: Table | None = None  # the last table seen as a round ended ...
+    ended_round: int = 0  # ... and that round
 
 
-def wanted(state: LaserState) -> bool:
+def checking(state: LaserState) -> bool:
     return not state.over and state.phase == "reveal" and state.last_board is not None
 
 
+def wanted(state: LaserState) -> bool:
+    """The refill check wants the ring: as the round ends (the table it leaves) and before
+    the next reveal."""
+    ending = not state.over and state.phase in ENDING and state.board is not None
+    return ending or checking(state)
+
+
 def readers(state: LaserState) -> tuple[ReaderSpec, ...]:
-    return (ReaderSpec("ring", f"refill {state.round}"),) if wanted(state) else ()
+    if checking(state):
+        return (ReaderSpec("ring", f"refill {state.round}"),)
+    return (ReaderSpec("ring", f"round {state.round}"),) if wanted(state) else ()
 
 
 def holds(state: LaserState, memory: Any) -> bool:
     """Should the cards the camera sees wait? While a started check has not seen the refill."""
     m = memory
     return (
-        wanted(state)
+        checking(state)
         and isinstance(m, RefillMemory)
         and m.round == state.round
         and m.after is not None
@@ -188,40 +205,56 @@ def holds(state: LaserState, memory: Any) -> bool:
     )
 
 
+def _board(state: LaserState) -> Table:
+    """The last round's board as it was entered."""
+    tiles, _floors, cat, supply = state.last_board
+    return Table(tuple(None if t is None else COLOURS.index(t) for t in tiles), cat, tuple(supply))
+
+
 def in_game(state: LaserState, aside: Sequence[int]) -> Counter:
     """The figures in the game: those in play when the last round's board was entered, and
     those put aside before it."""
-    tiles, _floors, cat, supply = state.last_board
-    board = Table(tuple(None if t is None else COLOURS.index(t) for t in tiles), cat, supply)
-    return in_play(board) + Counter(aside)
+    return in_play(_board(state)) + Counter(aside)
 
 
 def interpret(state: LaserState, reading: Event, memory: Any) -> tuple[tuple[Event, ...], Any]:
     if not isinstance(reading, RingRead) or not wanted(state):
         return (), memory
     m = memory if isinstance(memory, RefillMemory) else RefillMemory()
-    if m.round != state.round:
-        m = RefillMemory(state.round, aside=m.aside)
     seen = table_seen(reading, state.ask_threshold)
+    if not checking(state):  # the round is ending: keep the last table it leaves
+        if seen is not None:
+            m = replace(m, ended=seen, ended_round=state.round)
+        return (), m
+    if m.round != state.round:
+        m = RefillMemory(state.round, aside=m.aside, ended=m.ended, ended_round=m.ended_round)
     if m.ready or seen is None:
         return (), m
+    out: tuple[Event, ...] = ()
     if m.after is None:
+        # the table as the round left it: seen as it ended, else the first reading now
+        ended = m.ended is not None and m.ended_round == state.round - 1
+        after = m.ended if ended else seen
         game = in_game(state, m.aside)
-        figures = owed(game, seen, m.aside)
-        plan = refill(seen, figures)
+        figures = owed(game, after, m.aside)
+        plan = refill(after, figures)
         counts = tuple(game[c] for c in range(6))
-        m = replace(m, after=seen, owed=figures, aside=plan.aside, game=counts)
+        m = replace(m, after=after, owed=figures, aside=plan.aside, game=counts)
         if not plan.placements:
-            return (RefillSeen("ready"),), replace(m, ready=True)
-        return (RefillSeen("plan", plan_lines(plan)),), m
+            # nothing to put back; unless the round changed the table and it was not seen
+            # as the round ended: then this may be a refill already laid, right or wrong
+            status = "ready" if ended or after == _board(state) else "unverified"
+            return (RefillSeen(status),), replace(m, ready=True)
+        out = (RefillSeen("plan", plan_lines(plan)),)
     problems = judge(m.after, m.owed, seen)
     if not problems:
         aside = owed(Counter(dict(enumerate(m.game))), seen, m.owed)
-        return (RefillSeen("ready"),), replace(m, ready=True, aside=aside, last=(), named=())
+        return out + (RefillSeen("ready"),), replace(m, ready=True, aside=aside, last=(), named=())
     repeats = m.repeats + 1 if problems == m.last else 1
     m = replace(m, last=problems, repeats=repeats)
     untouched = seen == m.after
     need = PATIENCE if all(p.missing for p in problems) else STEADY
     if untouched or repeats < need or problems == m.named:
-        return (), m
-    return (RefillSeen("misplaced", tuple(p.text() for p in problems)),), replace(m, named=problems)
+        return out, m
+    named = RefillSeen("misplaced", tuple(p.text() for p in problems))
+    return out + (named,), replace(m, named=problems)

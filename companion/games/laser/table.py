@@ -116,6 +116,14 @@ class CardsAndBoard:
         if ev.status == "misplaced" and lines:
             text = ". ".join(line[0].upper() + line[1:] for line in lines)
             return state, [AskHuman(f"{text}. Put it right; the camera checks again.", ())]
+        if ev.status == "unverified":
+            return state, [
+                AskHuman(
+                    "The camera did not see the table as the round ended, so it cannot check "
+                    "the refill: please check it by eye.",
+                    (),
+                )
+            ]
         if ev.status == "ready":
             return state, [Announce("The table is refilled: reveal the prism cards.")]
         raise IllegalMove(f"unknown refill status {ev.status!r}")
