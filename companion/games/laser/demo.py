@@ -55,6 +55,7 @@ from .refill_sensing import PATIENCE
 from .simtable import SimulatedLaserTable, Slip
 
 NAMES = {TEAM: ("Anna", "Ben", "Cleo", "Dan"), COMPETITIVE: ("Anna", "Ben")}
+BY_EYE = {"unsure", "unverified"}  # the refill check asks a person to look
 STILL = 2  # still frames after each change: the card and refill checks want two that agree
 TRAINING = 24  # rendered boards the ring reader learns its colours from
 WAIT = 10.0  # seconds to wait for the runtime to handle the camera's readings
@@ -167,6 +168,7 @@ class Demo:
             cards_read=0,
             cards_asked=0,
             cards_misread=0,
+            cards_tapped=0,
             floors_asked=0,
             tiles_read=0,
             tiles_asked=0,
@@ -236,8 +238,10 @@ class Demo:
                 self.counts["cards_read"] += 1
             elif floors:  # the question took a wrong colour as known
                 self.counts["cards_misread"] += 1
-            else:
+            elif self.questions_since(mark):
                 self.counts["cards_asked"] += 1
+            else:  # held: the refill was not confirmed by the camera
+                self.counts["cards_tapped"] += 1
         self.submit(CardRevealed(colour, floor))
 
     def read_board(self) -> None:
@@ -359,19 +363,18 @@ class Demo:
             self.counts["misplaced"] += 1
             self.slips.append(slip.kind)
             asked = [q for q in self.questions_since(mark) if self._names(q, slip)]
-            if "unverified" in seen:
-                pass  # the person was asked to check by eye, and finds it
-            elif "ready" in seen:
+            if "ready" in seen:
                 self.counts["refills_misjudged"] += 1  # a wrong table let through silently
             elif asked:
                 self.counts["misplaced_named"] += 1
                 self.named.append(asked[0])
+            # else the person, asked to check by eye, finds it
             self.table.undo_slip(slip)
             seen += self._watch()
-        if "unverified" in seen:
-            self.counts["refills_by_eye"] += 1
-        elif "ready" in seen:
+        if "ready" in seen:
             self.counts["refills_checked"] += 1
+        elif BY_EYE & set(seen):
+            self.counts["refills_by_eye"] += 1
 
     def _watch(self, still: int = STILL) -> list[str]:
         """The camera watches the ring; what the refill check said meanwhile."""
@@ -460,6 +463,7 @@ def run_demo(
                 "asked": c["cards_asked"],
                 "misread": c["cards_misread"],
                 "floors_asked": c["floors_asked"],
+                "tapped_refill_unconfirmed": c["cards_tapped"],
             },
             "tiles": {
                 "read": c["tiles_read"],

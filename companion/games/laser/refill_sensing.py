@@ -1,7 +1,7 @@
 """The camera checks the end-of-round refill before the next prism cards are revealed.
 
 While a round after the first waits for its cards (phase "reveal"), the ring reader stays on
-and each trustworthy `RingRead` is judged here:
+and each `RingRead` is judged here:
 
 - the table as the last round left it is the last trustworthy reading taken as it ended
   (while the figures were moved and the result was awaited), or else the first one now. The
@@ -17,11 +17,15 @@ and each trustworthy `RingRead` is judged here:
 - a reading with a wrong figure (a colour where another or none belongs, a figure on a tile
   that stays empty, a moved cat, a card with too many) is named once it repeats:
   "tile 4 should hold the green figure; the camera sees blue". A refill that is only not
-  finished yet (figures still missing) is named only when it stays so for a while.
+  finished yet (figures still missing) is named only when it stays so for a while;
+- a reading otherwise right with a tile or card read without confidence cannot end the check:
+  the doubtful places are named for a person to check by eye (`RefillSeen("unsure")`).
+Until the check ends with "ready", the prism cards are tapped in, not read.
 
 The rulebook fixes no order for the figures that go onto tiles, so any order is accepted; the
-figure named for a tile is the one the plan puts there, among those still unplaced. A reading
-with a hand in view, a tile to ask or not exactly one cat judges nothing.
+figure named for a tile is the one the plan puts there, among those still unplaced. Wrong
+figures are named only where the reading is confident. A reading with a hand in view or not
+exactly one cat judges nothing.
 """
 
 from __future__ import annotations
@@ -37,7 +41,7 @@ from companion.game import ReaderSpec
 from .board import COLOURS, TILES
 from .events import RefillSeen
 from .refill import Refill, Table, refill
-from .ring_sensing import CAT, RingRead, unsure
+from .ring_sensing import CAT, RingRead
 from .state import LaserState
 
 ENDING = ("mixing", "demonstration", "verdict", "proof", "proof-verdict")  # figures moved
@@ -88,10 +92,26 @@ def _figures(n: int) -> str:
 
 def table_seen(reading: RingRead, threshold: float) -> Table | None:
     """The reading as a table (colour indices), or None when it cannot be trusted whole."""
-    if reading.hand or unsure(reading, threshold):
+    read = table_read(reading, threshold)
+    return read[0] if read is not None and not read[1] else None
+
+
+def table_read(reading: RingRead, threshold: float) -> tuple[Table, frozenset] | None:
+    """The reading as a table with what in it is doubtful (tile indices; -1 - c for colour
+    card c), or None when it cannot be a table at all (a hand, not exactly one cat)."""
+    if (
+        reading.hand
+        or len(reading.tiles) != TILES
+        or len(reading.confidence) != TILES
+        or len(reading.spares) != 6
+        or len(reading.spare_confidence) != 6
+        or reading.tiles.count(CAT) != 1
+    ):
         return None
+    doubt = {i for i, c in enumerate(reading.confidence) if c < threshold}
+    doubt |= {-1 - c for c, conf in enumerate(reading.spare_confidence) if conf < threshold}
     tiles = tuple(None if t in (None, CAT) else COLOURS.index(t) for t in reading.tiles)
-    return Table(tiles, reading.tiles.index(CAT), tuple(reading.spares))
+    return Table(tiles, reading.tiles.index(CAT), tuple(reading.spares)), frozenset(doubt)
 
 
 def in_play(table: Table) -> Counter:
@@ -166,12 +186,12 @@ class RefillMemory:
     round: int = 0
     after: Table | None = None  # the table as the last round left it
     owed: tuple[int, ...] = ()  # the figures to put back, in the plan's order
-    ready: bool = False  # the camera saw a legal refill
+    verdict: str = ""  # "ready": the camera saw a legal refill; "by eye": it cannot judge
     aside: tuple[int, ...] = ()  # figures waiting aside (carried to the next round)
     game: tuple[int, ...] = ()  # figures in the game per colour (in play or aside)
-    last: tuple = ()  # the problems of the last reading ...
-    repeats: int = 0  # ... and how many readings in a row had them
-    named: tuple = ()  # the problems last named (not named again)
+    last: tuple = ()  # what the last reading showed wrong or doubtful ...
+    repeats: int = 0  # ... and how many readings in a row showed it
+    named: tuple = ()  # what was last said (not said again)
     ended: Table | None = None  # the last table seen as a round ended ...
     ended_round: int = 0  # ... and that round
 
@@ -194,14 +214,14 @@ def readers(state: LaserState) -> tuple[ReaderSpec, ...]:
 
 
 def holds(state: LaserState, memory: Any) -> bool:
-    """Should the cards the camera sees wait? While a started check has not seen the refill."""
+    """Should the cards the camera sees wait? Once the ring was seen this round, until the
+    check saw the refill (they are tapped in when a person checks it by eye)."""
     m = memory
     return (
         checking(state)
         and isinstance(m, RefillMemory)
         and m.round == state.round
-        and m.after is not None
-        and not m.ready
+        and m.verdict != "ready"
     )
 
 
@@ -221,19 +241,22 @@ def interpret(state: LaserState, reading: Event, memory: Any) -> tuple[tuple[Eve
     if not isinstance(reading, RingRead) or not wanted(state):
         return (), memory
     m = memory if isinstance(memory, RefillMemory) else RefillMemory()
-    seen = table_seen(reading, state.ask_threshold)
+    read = table_read(reading, state.ask_threshold)
     if not checking(state):  # the round is ending: keep the last table it leaves
-        if seen is not None:
-            m = replace(m, ended=seen, ended_round=state.round)
+        if read is not None and not read[1]:
+            m = replace(m, ended=read[0], ended_round=state.round)
         return (), m
     if m.round != state.round:
         m = RefillMemory(state.round, aside=m.aside, ended=m.ended, ended_round=m.ended_round)
-    if m.ready or seen is None:
+    if m.verdict or read is None:
         return (), m
+    seen, doubt = read
     out: tuple[Event, ...] = ()
     if m.after is None:
-        # the table as the round left it: seen as it ended, else the first reading now
+        # the table as the round left it: seen as it ended, else the first trusted reading
         ended = m.ended is not None and m.ended_round == state.round - 1
+        if not ended and doubt:
+            return _say(m, tuple(sorted(doubt)), STEADY, "unsure")
         after = m.ended if ended else seen
         game = in_game(state, m.aside)
         figures = owed(game, after, m.aside)
@@ -243,18 +266,38 @@ def interpret(state: LaserState, reading: Event, memory: Any) -> tuple[tuple[Eve
         if not plan.placements:
             # nothing to put back; unless the round changed the table and it was not seen
             # as the round ended: then this may be a refill already laid, right or wrong
-            status = "ready" if ended or after == _board(state) else "unverified"
-            return (RefillSeen(status),), replace(m, ready=True)
+            if ended or after == _board(state):
+                return (RefillSeen("ready"),), replace(m, verdict="ready")
+            return (RefillSeen("unverified"),), replace(m, verdict="by eye")
         out = (RefillSeen("plan", plan_lines(plan)),)
+    said, m = _judged(m, seen, doubt)
+    return out + said, m
+
+
+def _judged(m: RefillMemory, seen: Table, doubt: frozenset) -> tuple[tuple[Event, ...], Any]:
+    """What to say of one reading: ready, the wrong figures (those read with confidence),
+    or the doubtful places to check by eye; each once it repeats."""
     problems = judge(m.after, m.owed, seen)
-    if not problems:
+    if not problems and not doubt:
         aside = owed(Counter(dict(enumerate(m.game))), seen, m.owed)
-        return out + (RefillSeen("ready"),), replace(m, ready=True, aside=aside, last=(), named=())
-    repeats = m.repeats + 1 if problems == m.last else 1
-    m = replace(m, last=problems, repeats=repeats)
-    untouched = seen == m.after
-    need = PATIENCE if all(p.missing for p in problems) else STEADY
-    if untouched or repeats < need or problems == m.named:
-        return out, m
-    named = RefillSeen("misplaced", tuple(p.text() for p in problems))
-    return out + (named,), replace(m, named=problems)
+        return (RefillSeen("ready"),), replace(m, verdict="ready", aside=aside, last=(), named=())
+    sure = tuple(p for p in problems if (-1 - p.index if p.card else p.index) not in doubt)
+    if seen == m.after:  # nothing put back yet: the plan was said
+        return (), replace(m, last=(), repeats=0)
+    if not sure:
+        return _say(m, tuple(sorted(doubt)), STEADY, "unsure")
+    return _say(m, sure, PATIENCE if all(p.missing for p in sure) else STEADY, "misplaced")
+
+
+def _say(m: RefillMemory, gist: tuple, need: int, status: str) -> tuple[tuple[Event, ...], Any]:
+    """Say `gist` (wrong figures, or doubtful places) once it was seen `need` times in a row,
+    and not again while it stays the same."""
+    repeats = m.repeats + 1 if gist == m.last else 1
+    m = replace(m, last=gist, repeats=repeats)
+    if repeats < need or gist == m.named:
+        return (), m
+    if status == "misplaced":
+        lines = tuple(p.text() for p in gist)
+    else:
+        lines = tuple(f"tile {i + 1}" if i >= 0 else f"the {COLOURS[-1 - i]} card" for i in gist)
+    return (RefillSeen(status, lines),), replace(m, named=gist)

@@ -124,6 +124,14 @@ class CardsAndBoard:
                     (),
                 )
             ]
+        if ev.status == "unsure" and lines:
+            return state, [
+                AskHuman(
+                    f"The camera is not sure of {', '.join(lines)}: check the refill there "
+                    "by eye, then tap the prism cards in.",
+                    (),
+                )
+            ]
         if ev.status == "ready":
             return state, [Announce("The table is refilled: reveal the prism cards.")]
         raise IllegalMove(f"unknown refill status {ev.status!r}")
