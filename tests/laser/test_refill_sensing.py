@@ -146,12 +146,55 @@ def test_an_unfinished_refill_is_named_only_after_a_while_and_the_untouched_tabl
     ]
 
 
-def test_a_hand_or_an_unsure_tile_judges_nothing():
+def test_a_hand_judges_nothing_and_a_doubtful_tile_is_asked_not_judged():
     state = after_round_one()
     plan = refill(AFTER, (C, C, M)).table
     _, memory = sense(state, None, reading(AFTER))
-    assert sense(state, memory, RingRead(hand=True), reading(plan, conf=0.3))[0] == []
-    assert table_seen(reading(plan, conf=0.3), 0.7) is None
+    assert sense(state, memory, *[RingRead(hand=True)] * 3)[0] == []
+    unsure = reading(plan)
+    conf = list(unsure.confidence)
+    conf[5] = 0.3  # tile 6, where the magenta goes
+    unsure = replace(unsure, confidence=tuple(conf))
+    assert table_seen(unsure, 0.7) is None
+    events, memory = sense(state, memory, *[unsure] * (STEADY + 2))
+    assert events == [RefillSeen("unsure", ("tile 6",))]  # once, not a misplaced figure
+    _, cues = GAME.apply(state, events[0])
+    assert "not sure of tile 6" in cues[0].question
+    assert sensing.interpret(state, ZoneRead("centre", ("red",), (0.99,)), memory)[0] == ()
+    # a confident wrong figure elsewhere is still named
+    wrong = replace(unsure, tiles=unsure.tiles[:1] + ("green",) + unsure.tiles[2:])
+    events, _ = sense(state, memory, wrong, wrong)
+    assert events == [
+        RefillSeen("misplaced", ("tile 2 should hold the cyan figure; the camera sees green",))
+    ]
+
+
+def test_the_table_not_seen_as_the_round_ended_is_taken_from_the_first_trusted_reading():
+    state = after_round_one()
+    doubtful = replace(reading(AFTER), confidence=(0.3,) + (1.0,) * 11)
+    events, memory = sense(state, None, *[doubtful] * STEADY)
+    assert events == [RefillSeen("unsure", ("tile 1",))]
+    (plan,), memory = sense(state, memory, reading(AFTER))
+    assert plan.status == "plan" and memory.refill.after == AFTER
+    # a refill already laid when the camera first trusts the table cannot be judged
+    done = refill(AFTER, (C, C, M)).table
+    assert sense(state, None, reading(done))[0] == [RefillSeen("unverified")]
+
+
+def test_the_table_seen_as_the_round_ended_is_the_one_refilled():
+    state, _ = reveal_team(new())
+    state, _ = play(
+        state,
+        BoardEntered(names(BOARD), 1, SUPPLY),
+        ButtonPressed("next"),
+        *(BidPlaced(p, b) for p, b in zip(TEAM4, (4, 4, 6, 8), strict=True)),
+    )
+    assert state.phase == "mixing" and sensing.readers(state)[-1].kind == "ring"
+    _, memory = sense(state, None, RingRead(hand=True), reading(AFTER))
+    state, _ = play(state, RoundResult(True))
+    done = refill(AFTER, (C, C, M)).table
+    events, _ = sense(state, memory, reading(done))
+    assert [e.status for e in events] == ["plan", "ready"]  # laid before the camera looked
 
 
 def test_nothing_to_put_back_is_ready_at_once_and_round_one_has_no_check():
