@@ -1,6 +1,7 @@
 """`companion demo laser`: whole rounds on the simulated table, cards and ring read by the
 camera through the real runtime, the refill laid with a misplaced figure and checked."""
 
+import random
 from itertools import permutations
 
 import pytest
@@ -34,20 +35,38 @@ def test_two_rounds_read_by_the_camera_with_a_misplaced_figure_named(tmp_path, m
 
 
 def test_the_simulated_table_slips_only_where_the_rules_see_a_wrong_refill():
-    """Every slip leaves a table that no order of the refill could give."""
-    for seed in range(12):
+    """Every slip leaves a table that no order of the refill could give, and is undone."""
+    kinds = set()
+    for seed in range(40):
+        rng = random.Random(seed)
         table = SimulatedLaserTable("team", "daylight", seed)
-        removed = [t for t in table.tiles[:4] if t is not None]
-        for t in range(4):
-            if t != table.cat:
-                table.tiles[t] = None
+        tiles = [t for t in range(TILES) if t != table.cat]
+        removed = []
+        for _ in range(rng.randint(1, 2)):  # mixes: two figures off, a product from its card
+            src, dst = rng.sample([t for t in tiles if table.tiles[t] is not None], 2)
+            removed += [table.tiles[src], table.tiles[dst]]
+            table.tiles[src] = table.tiles[dst] = None
+            product = rng.choice([c for c in range(6) if table.supply[c] > 0])
+            table.supply[product] -= 1
+            table.tiles[dst] = product
+        if rng.random() < 0.5:  # the cat took one
+            t = rng.choice([t for t in tiles if table.tiles[t] is not None])
+            removed.append(table.tiles[t])
+            table.tiles[t], table.cat = None, t
+        if rng.random() < 0.4:  # a figure went back into the box: an empty tile to spare
+            t = rng.choice([t for t in tiles if table.tiles[t] is not None])
+            table.tiles[t] = None
         before = table.table()
         plan, slip = table.lay_refill(list(removed), slip=True)
+        if not plan.placements:
+            assert slip is None
+            continue
+        kinds.add(slip.kind)
         legal = {refill(before, order).table for order in permutations(removed)}
-        assert slip is not None
         assert table.table() not in legal
         table.undo_slip(slip)
         assert table.table() == plan.table
+    assert kinds == {"wrong tile", "wrong figure", "forgotten"}
 
 
 def test_bad_options_are_one_line_errors(capsys):

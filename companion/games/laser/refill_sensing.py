@@ -115,16 +115,15 @@ def table_read(reading: RingRead, threshold: float) -> tuple[Table, frozenset] |
 
 
 def in_play(table: Table) -> Counter:
-    return Counter(t for t in table.tiles if t is not None) + Counter(
-        {c: n for c, n in enumerate(table.supply)}
-    )
+    """The figures on the tiles and the colour cards, per colour."""
+    return Counter(t for t in table.tiles if t is not None) + Counter(dict(enumerate(table.supply)))
 
 
-def owed(in_game: Counter, after: Table, aside: Sequence[int] = ()) -> tuple[int, ...]:
+def owed(game: Counter, after: Table, aside: Sequence[int] = ()) -> tuple[int, ...]:
     """The figures to put back, in the order refill.py places them: those put aside earlier
-    first, then the rest in circle order. `in_game`: every figure the game has in play or
-    aside (the box's spare figures never join); what `after` does not hold is owed."""
-    missing = in_game - in_play(after)
+    first, then the rest in circle order. `game`: every figure the game has in play or aside
+    (the box's spare figures never join); what `after` does not hold is owed."""
+    missing = game - in_play(after)
     out = []
     for c in aside:
         if missing[c] > 0:
