@@ -31,6 +31,9 @@ def test_two_rounds_read_by_the_camera_with_a_misplaced_figure_named(tmp_path, m
     if mode == "competitive":
         assert cards["floors_asked"] == 4  # the rendered cards carry no floor pattern
         assert out["referee"]["proposals_right"] == 2
+    referee = out["referee"]
+    assert referee["demonstrations_replayed"] + referee["impossible_rounds"] == 2
+    assert referee["demonstrations_wrong"] == 0
     assert out["camera"]["ring_frames_read"] > 0 and out["camera"]["card_frames_read"] > 0
 
 

@@ -51,6 +51,7 @@ from .events import (
     RoundResult,
     TeammateChosen,
 )
+from .referee import referee_text
 from .refill_sensing import PATIENCE
 from .simtable import SimulatedLaserTable, Slip
 
@@ -183,6 +184,8 @@ class Demo:
             proposals_right=0,
             proposals_wrong=0,
             impossible_rounds=0,
+            demonstrations_replayed=0,
+            demonstrations_wrong=0,
         )
         self.named: list[str] = []
         self.slips: list[str] = []  # the kinds of figures misplaced
@@ -302,7 +305,7 @@ class Demo:
             lowest = sol.min_cost
             self.submit(BidPlaced(players[1], lowest))
         self.clock_runs_out()  # the bidding clock: the lowest bidder demonstrates
-        moves = tuple(solution_for(pos, lowest))
+        moves = self._demonstrate(pos, lowest, solution_for)
         removed = sum(m.removed for m in moves)
         proposal, seat = self.state.proposal, self.state.best[0]
         self.counts["proposals_right" if proposal == removed else "proposals_wrong"] += 1
@@ -329,11 +332,20 @@ class Demo:
             b = bid if i == active else self.rng.choice(spendable + [min(10, bid + 2), 10])
             self.submit(BidPlaced(p, b))
         self._choose_mate()
-        moves = tuple(solution_for(pos, bid))
+        moves = self._demonstrate(pos, bid, solution_for)
         self.removed = self.table.play(moves)
         self.camera.watch_ring()  # the table as the team left it
         self.submit(RoundResult(True))
         return f"{state.players[active]} and a mate mixed in exactly {bid}"
+
+    def _demonstrate(self, pos, bid: int, solution_for) -> tuple:
+        """The moves the players make for exactly `bid`, checked by the rules' replay."""
+        from .solver import replay
+
+        moves = tuple(solution_for(pos, bid))
+        cost, _removed = replay(pos, moves)
+        self.counts["demonstrations_replayed" if cost == bid else "demonstrations_wrong"] += 1
+        return moves
 
     def _choose_mate(self) -> None:
         state = self.state
@@ -449,6 +461,8 @@ def run_demo(
                 ) from None
             played += 1
             say(f"round {n}: {line}; scores {GAME.scores(session.state)}")
+            if live and session.state.last_board is not None:
+                say(referee_text(GAME, session.state))
         runtime.drain(WAIT)
         final = session.state
         ms = camera.ms
@@ -489,6 +503,8 @@ def run_demo(
                 "proposals_right": c["proposals_right"],
                 "proposals_wrong": c["proposals_wrong"],
                 "impossible_rounds": c["impossible_rounds"],
+                "demonstrations_replayed": c["demonstrations_replayed"],
+                "demonstrations_wrong": c["demonstrations_wrong"],
             },
             "questions": demo.asked,
             "refused": refused,
