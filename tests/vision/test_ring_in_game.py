@@ -121,3 +121,14 @@ def test_random_boards_enter_only_what_is_on_the_table(reader):
             assert ev.tiles == tuple(None if t == "cat" else t for t in truth.tiles)
             entered += 1
     assert entered >= 12  # most boards need no question at all
+
+
+def test_with_two_cats_a_doubtful_tile_is_asked_too():
+    tiles = list(BOARD.tiles)
+    tiles[3] = "cat"
+    conf = [1.0] * 12
+    conf[6] = 0.2  # the blue on tile 7, read without confidence
+    reading = RingRead(tuple(tiles), tuple(conf), ((),) * 12, (2,) * 6, (1.0,) * 6)
+    asked = [q.question for q in questions(reading, 0.7)]
+    assert [q for q in asked if "tile 7" in q] and [q for q in asked if "tile 4" in q]
+    assert not [q for q in asked if "tile 6" in q]  # a confident figure is not asked

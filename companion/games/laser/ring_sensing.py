@@ -75,9 +75,10 @@ def unsure(reading: RingRead, threshold: float) -> tuple[int, ...]:
     colour card read without confidence."""
     if len(reading.tiles) != TILES or len(reading.confidence) != TILES:
         return tuple(range(TILES))
-    if sum(1 for t in reading.tiles if t == CAT) != 1:
-        return tuple(i for i, t in enumerate(reading.tiles) if t in (CAT, None)) or (0,)
     asked = tuple(i for i, c in enumerate(reading.confidence) if c < threshold)
+    if sum(1 for t in reading.tiles if t == CAT) != 1:  # where the cat may be, and the doubtful
+        odd = {i for i, t in enumerate(reading.tiles) if t in (CAT, None)} | set(asked)
+        return tuple(sorted(odd)) or (0,)
     if len(reading.spares) != 6 or any(c < threshold for c in reading.spare_confidence):
         asked += (-1,)
     return asked
