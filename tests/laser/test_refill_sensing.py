@@ -261,3 +261,21 @@ def test_a_change_on_a_tile_the_refill_leaves_alone_is_named_there(case, tile, w
     (problem,) = judge(after, figures, replace(plan.table, tiles=tuple(tiles)))
     assert (problem.index, problem.want, problem.seen) == (tile, plan.table.tiles[tile], what)
     assert f"tile {tile + 1} should" in problem.text()
+
+
+def test_an_aside_is_forgotten_when_the_check_never_saw_the_table_the_round_left():
+    full = Table((R, None, Y, G, G, C, B, M, R, Y, B, M), 1, (2,) * 6)
+    state = replace(after_round_one(), last_board=(names(full.tiles), None, 1, full.supply))
+    left = Table((R, None, Y, G, G, None, B, B, R, Y, B, M), 1, (2, 2, 2, 2, 1, 2))
+    _, seen_memory = sense(state, None, reading(left))  # magenta put aside, as in the plan
+    doubtful = replace(reading(left), confidence=(0.3,) * TILES)
+    _, blind_memory = sense(state, None, doubtful)  # the check never trusted the table
+    refilled = refill(left, (C, M)).table
+    state = replace(state, round=3, last_board=(names(refilled.tiles), None, 1, refilled.supply))
+    tiles = list(refilled.tiles)
+    tiles[3] = None  # the cat (tile 2) took the green of tile 4
+    after = reading(Table(tuple(tiles), 3, refilled.supply))
+    (plan,), _ = sense(state, seen_memory, after)
+    assert plan.lines[0] == "magenta onto tile 2"
+    (plan,), _ = sense(state, blind_memory, after)
+    assert plan.lines == ("green onto tile 2",)  # what was aside is not known

@@ -246,7 +246,10 @@ def interpret(state: LaserState, reading: Event, memory: Any) -> tuple[tuple[Eve
             m = replace(m, ended=read[0], ended_round=state.round)
         return (), m
     if m.round != state.round:
-        m = RefillMemory(state.round, aside=m.aside, ended=m.ended, ended_round=m.ended_round)
+        # what was put aside is known only from a check that saw the table the round left
+        known = m.after is not None and m.round == state.round - 1
+        aside = m.aside if known else ()
+        m = RefillMemory(state.round, aside=aside, ended=m.ended, ended_round=m.ended_round)
     if m.verdict or read is None:
         return (), m
     seen, doubt = read
