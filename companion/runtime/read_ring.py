@@ -8,6 +8,7 @@ from __future__ import annotations
 import functools
 
 from companion.game import ReaderSpec
+from companion.runtime.read_balls import STALE_FRAMES
 from companion.runtime.readers import Setup
 
 STEADY = 2  # frames in a row that must agree (a figure being put down, a hand leaving)
@@ -41,6 +42,8 @@ class RingAdapter:
         self._gist = None  # what the last frame read, and in how many frames in a row
         self._seen = 0
         self._posted = None  # (spec key, gist) of the last reading posted
+        self._key = None  # the spec key the frames in a row were read for ...
+        self._stale = 0  # ... and frames still to skip since it changed
 
     def want(self, spec: ReaderSpec | None) -> None:
         self._spec = spec
@@ -61,6 +64,13 @@ class RingAdapter:
             if not self.reader:
                 self.off = True
                 return []
+        if spec.key != self._key:
+            # A new question of the ring (the board, the refill, the demonstration): a
+            # steady view starts afresh, after the frames taken before it was asked.
+            self._key, self._gist, self._seen, self._stale = spec.key, None, 0, STALE_FRAMES
+        if self._stale:
+            self._stale -= 1
+            return []
         reading = self.reader.read(image)
         self.setup.reading.set()
         if reading.hand:

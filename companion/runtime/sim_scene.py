@@ -51,7 +51,10 @@ class SimulatedScene:
             if self.ring.round is not None and state.round > self.ring.round:
                 self.ring.next_round(state.round)
                 self.tray.lay(CENTRE, ())
-            self._view = self.tray if "cards" in kinds else self.ring
+            # Before a later round's cards, people refill the ring (the camera checks it),
+            # then reveal: the picture turns to the centre with the first card.
+            refilling = "ring" in kinds and not self.ring.cards
+            self._view = self.tray if "cards" in kinds and not refilling else self.ring
         elif self.game == "node":
             self._view = self.node
         else:
@@ -113,6 +116,7 @@ class SimulatedScene:
             )
         self.ring.reveal(card)
         self.tray.lay(CENTRE, self.ring.cards)
+        self._view = self.tray  # the camera turns to the centre, where the card lies
         return f"A {card.replace(':', ' on ')} prism card is revealed"
 
 

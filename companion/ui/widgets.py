@@ -24,7 +24,6 @@ from companion.ui import colours, sizes
 Builder.load_file(str(Path(__file__).with_name("kv") / "widgets.kv"))
 
 
-
 def __getattr__(name: str) -> float:
     # MIN_TOUCH, MIN_BUTTON and BUTTON_INSET in pixels, worked out when asked (see sizes.py)
     return getattr(sizes, name)

@@ -41,9 +41,12 @@ RING = (
 def game_screen():
     from kivy.app import App
 
+    from companion.ui.app import Root
     from companion.ui.game_screen import GameScreen
 
-    return next(w for w in App.get_running_app().root.walk() if isinstance(w, GameScreen))
+    root = next(w for w in App.get_running_app().root.walk() if isinstance(w, Root))
+    assert isinstance(root.current_screen, GameScreen), root.current
+    return root.current_screen  # the game on screen, not one left for home a moment ago
 
 
 def color_milk_question() -> None:

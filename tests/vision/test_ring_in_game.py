@@ -86,16 +86,16 @@ def test_an_uncertain_tile_is_asked_and_nothing_is_entered(reader):
     (proposal,), memory = interpret(revealed(), unsure, None)
     assert isinstance(proposal, BoardProposed) and memory.draft == unsure
     assert proposal.tiles == BOARD.tiles and proposal.unsure == (4,)
-    assert proposal.candidates[4][0] == "green" and "tile 4" in proposal.question
+    assert proposal.candidates[4][0] == "green" and "tile 5" in proposal.question
     state, (ask,) = GAME.apply(revealed(), proposal)
     assert state.proposed_board == proposal and state.board is None  # nothing entered
     flicker = list(unsure.candidates)
     flicker[4] = ("cyan", "green", "empty")  # read "green", cyan first: another order
     again = replace(unsure, candidates=tuple(flicker))
     assert interpret(state, again, memory)[0] == ()  # shown already: proposed once
-    assert "tile 4" in ask.question
+    assert "tile 5" in ask.question
     (ask,) = questions(unsure, revealed().ask_threshold)
-    assert "tile 4" in ask.question and ask.choices[0] == "green"
+    assert "tile 5" in ask.question and ask.choices[0] == "green"
     # the board the person then confirms replaces the proposal
     state, _ = GAME.apply(state, BoardEntered(PLAIN, 1, (2, 1, 2, 2, 1, 2)))
     assert state.proposed_board is None and state.board is not None
@@ -107,7 +107,7 @@ def test_two_cats_or_a_hand_enter_nothing(reader):
     reading = RingRead(tuple(tiles), (1.0,) * 12, ((),) * 12, (2,) * 6, (1.0,) * 6)
     (proposal,) = interpret(revealed(), reading, None)[0]  # asked, never entered
     assert isinstance(proposal, BoardProposed) and proposal.unsure == (1, 3, 9)
-    assert "2 cats: check tiles 1, 3 and 9" in proposal.question
+    assert "2 cats: check tiles 2, 4 and 10" in proposal.question
     assert interpret(revealed(), RingRead(hand=True), None)[0] == ()
 
 
@@ -160,3 +160,14 @@ def test_a_proposed_board_is_refused_when_it_cannot_be_a_ring_or_comes_too_late(
         GAME.apply(entered, good)
     shown, _ = GAME.apply(state, good)
     assert shown.proposed_board == good and shown.board is None
+
+
+def test_with_two_cats_a_doubtful_tile_is_asked_too():
+    tiles = list(BOARD.tiles)
+    tiles[3] = "cat"
+    conf = [1.0] * 12
+    conf[6] = 0.2  # the blue on tile 7 (1-12, as the editor shows them), read without confidence
+    reading = RingRead(tuple(tiles), tuple(conf), ((),) * 12, (2,) * 6, (1.0,) * 6)
+    asked = [q.question for q in questions(reading, 0.7)]
+    assert [q for q in asked if "tile 7" in q] and [q for q in asked if "tile 4" in q]
+    assert not [q for q in asked if "tile 6" in q]  # a confident figure is not asked

@@ -78,7 +78,7 @@ class BoardCircle(Widget):
                 elif i == ed.cat:
                     tex = text_texture("cat", r * 0.6)
                 else:
-                    tex = text_texture(str(i), r * 0.5, colours.MUTED)
+                    tex = text_texture(str(i + 1), r * 0.5, colours.MUTED)  # people count 1-12
                 Color(1, 1, 1, 1)
                 Rectangle(texture=tex, pos=(x - tex.width / 2, y - tex.height / 2), size=tex.size)
                 if floor:
@@ -217,7 +217,7 @@ class BoardEditor(BoxLayout):
         row = BoxLayout(size_hint_y=None, height=dp(50), spacing=dp(3))
         row.add_widget(
             Label(
-                text=f"Tile {tile}?",
+                text=f"Tile {tile + 1}?",
                 font_size="16sp",
                 bold=True,
                 color=colours.TEXT,

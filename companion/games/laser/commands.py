@@ -92,4 +92,11 @@ def refill_command(argv: list[str]) -> int:
     return 0
 
 
-VERBS = {"solve": solve_command, "refill": refill_command}
+def demo_command(argv: list[str]) -> int:
+    """`companion demo laser`: rounds on the simulated table, read by the camera."""
+    from .demo import main
+
+    return main(argv)
+
+
+VERBS = {"solve": solve_command, "refill": refill_command, "demo": demo_command}

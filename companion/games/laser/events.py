@@ -91,3 +91,15 @@ class BoardProposed(Event):
     supply: tuple = ()
     floors: tuple | None = None
     question: str = ""
+
+
+@event("laser")
+class RefillSeen(Event):
+    """What the camera saw of the end-of-round refill before the next reveal (see
+    refill_sensing.py): "plan" (where each figure goes, in `lines`), "misplaced" (each
+    wrong figure named in `lines`), "ready" (a legal refill: play goes on), "unsure" (the
+    places in `lines` were read without confidence) or "unverified" (the table was not seen
+    as the round ended); after the last two a person checks the refill by eye."""
+
+    status: str
+    lines: tuple = ()

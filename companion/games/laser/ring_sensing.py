@@ -81,9 +81,10 @@ def unsure(reading: RingRead, threshold: float) -> tuple[int, ...]:
     colour card read without confidence."""
     if len(reading.tiles) != TILES or len(reading.confidence) != TILES:
         return tuple(range(TILES))
-    if sum(1 for t in reading.tiles if t == CAT) != 1:
-        return tuple(i for i, t in enumerate(reading.tiles) if t in (CAT, None)) or (0,)
     asked = tuple(i for i, c in enumerate(reading.confidence) if c < threshold)
+    if sum(1 for t in reading.tiles if t == CAT) != 1:  # where the cat may be, and the doubtful
+        odd = {i for i, t in enumerate(reading.tiles) if t in (CAT, None)} | set(asked)
+        return tuple(sorted(odd)) or (0,)
     if len(reading.spares) != 6 or any(c < threshold for c in reading.spare_confidence):
         asked += (-1,)
     return asked
@@ -104,7 +105,7 @@ def proposed(reading: RingRead, asked: tuple[int, ...], floors) -> BoardProposed
         for i in range(TILES)
     )
     spares = tuple(reading.spares) if len(reading.spares) == len(COLOURS) else ()
-    numbers = [str(i) for i in asked if i >= 0]  # as the board editor numbers them
+    numbers = [str(i + 1) for i in asked if i >= 0]  # 1-12, as the board editor shows them
     named = [f"tile{'s' if len(numbers) > 1 else ''} {_listed(numbers)}"] if numbers else []
     if -1 in asked:
         named.append("the spare figures")
@@ -154,5 +155,5 @@ def questions(reading: RingRead, threshold: float) -> tuple[AskHuman, ...]:
             continue
         likely = tuple(reading.candidates[i]) if i < len(reading.candidates) else ()
         choices = tuple(dict.fromkeys(likely + COLOURS + (CAT, "empty")))
-        out.append(AskHuman(f"What stands on tile {i}? Check it on the board.", choices))
+        out.append(AskHuman(f"What stands on tile {i + 1}? Check it on the board.", choices))
     return tuple(out)

@@ -33,6 +33,7 @@ from .events import (
     CardRevealed,
     ClaimerNamed,
     ImpossibleClaimed,
+    RefillSeen,
     ResultProposed,
     RoundResult,
     TeammateChosen,
@@ -211,6 +212,8 @@ class LaserGame(CardsAndBoard, TeamMode, CompetitiveMode, ImpossibleChallenge, G
             return self._board(state, event)
         if isinstance(event, BoardProposed):
             return self._board_proposed(state, event)
+        if isinstance(event, RefillSeen):
+            return self._refill_seen(state, event)
         if isinstance(event, ButtonPressed):
             if event.button == "impossible":
                 return self._claim(state, None)

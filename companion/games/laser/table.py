@@ -22,7 +22,7 @@ from .board import (
     floor_index,
 )
 from .competitive import proposal_cues
-from .events import BoardEntered, BoardProposed
+from .events import BoardEntered, BoardProposed, RefillSeen
 from .state import LaserState
 
 CAT, EMPTY = "cat", "empty"  # what a ring reading may say of a tile besides a colour
@@ -148,3 +148,33 @@ class CardsAndBoard:
             raise IllegalMove(f"floors are {', '.join(FLOORS)}, one per tile")
         question = ev.question or "The camera is unsure of the board: check it"
         return replace(state, proposed_board=ev), [AskHuman(question)]
+
+    def _refill_seen(self, state: LaserState, ev: RefillSeen):
+        """Only words for people: the refill is the table's, not the game's state."""
+        if state.phase != "reveal":
+            raise IllegalMove("the refill is checked only before the prism cards are revealed")
+        lines = tuple(str(line) for line in ev.lines)
+        if ev.status == "plan":
+            return state, [Announce("Refill: " + "; ".join(lines) + ".")]
+        if ev.status == "misplaced" and lines:
+            text = ". ".join(line[0].upper() + line[1:] for line in lines)
+            return state, [AskHuman(f"{text}. Put it right; the camera checks again.", ())]
+        if ev.status == "unverified":
+            return state, [
+                AskHuman(
+                    "The camera did not see the table as the round ended, so it cannot check "
+                    "the refill: please check it by eye.",
+                    (),
+                )
+            ]
+        if ev.status == "unsure" and lines:
+            return state, [
+                AskHuman(
+                    f"The camera is not sure of {', '.join(lines)}: check the refill there "
+                    "by eye, then tap the prism cards in.",
+                    (),
+                )
+            ]
+        if ev.status == "ready":
+            return state, [Announce("The table is refilled: reveal the prism cards.")]
+        raise IllegalMove(f"unknown refill status {ev.status!r}")

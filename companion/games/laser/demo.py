@@ -1,0 +1,490 @@
+"""`companion demo laser`: whole rounds of Laser on the simulated table, the prism cards and
+the ring read by the camera.
+
+The pipeline is the app's own. Each round the simulated table lays the prism cards in the
+centre one by one (a hand reaching in each time); the rendered frames go through the card
+reader (vision.card_zones) and each reading is posted to the table runtime as a `ZoneRead`,
+where Laser's sensing hooks enter the card or ask. Then the ring is rendered and read
+(vision.ring_reader) and posted as a `RingRead`, which enters the board for the referee. The
+scripted players bid from the exact solver's answer (the optimum, or another total a team can
+spend exactly), the winning bid is played move by move on the table and the result entered,
+the referee's proposal checked against the figures really removed. Before the next reveal the
+table lays the refill as the app lists it, now and then with a figure on the wrong tile, and
+the camera checks it (refill_sensing): the demo's person fixes the figure the app names.
+
+A person answers every question like a real one (a floor, a tile, a teammate) and corrects
+anything the game took wrongly. What the game took wrongly without asking is a silent
+misread: the JSON counts them. The clocks are the game's, run out at once (no 30 s waits).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from companion import paths
+from companion.cues import AskHuman, Cue
+from companion.errors import IllegalMove, UsageError
+from companion.events import Event, TimerExpired
+from companion.game import GameConfig
+from companion.runtime import Runtime
+from companion.session import Session
+from companion.settings import Settings
+from companion.store import GameLog
+
+from . import GAME
+from .board import COLOURS, COMPETITIVE, MODES, TEAM, TILES
+from .demo_camera import STILL, WAIT, Camera
+from .events import (
+    BidPlaced,
+    BoardEntered,
+    CardRevealed,
+    ImpossibleClaimed,
+    RefillSeen,
+    RoundResult,
+    TeammateChosen,
+)
+from .referee import referee_text
+from .refill_sensing import PATIENCE
+from .simtable import SimulatedLaserTable, Slip
+
+NAMES = {TEAM: ("Anna", "Ben", "Cleo", "Dan"), COMPETITIVE: ("Anna", "Ben")}
+BY_EYE = {"unsure", "unverified"}  # the refill check asks a person to look
+SOLVE_SECONDS = 5.0
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str):
+        raise UsageError(f"demo laser: {message}")
+
+
+def _parser() -> _Parser:
+    p = _Parser(prog="companion demo laser")
+    p.add_argument(
+        "--mode", choices=MODES, default=TEAM, help="team (4 players) or competitive (2)"
+    )
+    p.add_argument("--rounds", type=int, default=4, help="rounds to play (default 4)")
+    p.add_argument("--seed", type=int, default=7, help="seeds the board, the deck and the players")
+    p.add_argument("--light", default="daylight", help="the room's light (see vision LIGHTS)")
+    p.add_argument("--headless", action="store_true", help="no window (the demo never opens one)")
+    p.add_argument("--live", action="store_true", help="print the rounds as they happen")
+    p.add_argument("--no-hands", action="store_true", help="no hand in view while laying")
+    p.add_argument(
+        "--misplace-every", type=int, default=2, help="one refill in N has a misplaced figure"
+    )
+    p.add_argument("--data-dir", help="keep the game log here (default: a temporary dir)")
+    return p
+
+
+class Demo:
+    """One scripted game: the table, the camera, the players and the person answering."""
+
+    def __init__(self, runtime, table, camera, rng_seed: int, say, misplace_every: int) -> None:
+        import random
+
+        self.runtime, self.table, self.camera, self.say = runtime, table, camera, say
+        self.rng = random.Random(rng_seed)
+        self.misplace_every = misplace_every
+        self.asked: list[str] = []
+        self.refills = 0
+        self.removed: list[int] = []  # this round's figures off the board, in order
+        self.counts = dict(
+            cards_read=0,
+            cards_asked=0,
+            cards_misread=0,
+            cards_tapped=0,
+            floors_asked=0,
+            tiles_read=0,
+            tiles_asked=0,
+            tiles_misread=0,
+            spares_misread=0,
+            boards_entered_by_camera=0,
+            refills_checked=0,
+            refills_by_eye=0,
+            refills_misjudged=0,
+            misplaced=0,
+            misplaced_named=0,
+            proposals_right=0,
+            proposals_wrong=0,
+            impossible_rounds=0,
+            demonstrations_replayed=0,
+            demonstrations_wrong=0,
+        )
+        self.named: list[str] = []
+        self.slips: list[str] = []  # the kinds of figures misplaced
+
+    @property
+    def state(self):
+        return self.runtime.session.state
+
+    def cue(self, cue: Cue) -> None:
+        if isinstance(cue, AskHuman):
+            self.asked.append(cue.question)
+            self.say(f"? {cue.question}")
+
+    def submit(self, event: Event) -> None:
+        """A person's touch."""
+        self.runtime.submit(event)
+
+    def clock_runs_out(self) -> None:
+        spec = GAME.timer(self.state)
+        self.submit(TimerExpired(spec.key))
+
+    def questions_since(self, mark: int) -> list[str]:
+        return self.asked[mark:]
+
+    # a round --------------------------------------------------------------------------------
+    def play_round(self) -> str:
+        if self.state.round > 1:
+            self.check_refill()
+        cards = self.table.draw_cards(self.state.n_cards)
+        self.camera.new_round()
+        for card in cards:
+            self.reveal(card)
+        self.read_board()
+        return self.bid_and_play()
+
+    def reveal(self, card: tuple[str, str | None]) -> None:
+        colour, floor = card
+        before, mark = len(self.state.cards), len(self.asked)
+        self.table.cards.append(card)
+        self.camera.watch_centre()
+        state = self.state
+        if len(state.cards) > before:
+            if state.cards[-1] == card:
+                self.counts["cards_read"] += 1
+                return
+            self.counts["cards_misread"] += 1  # taken wrongly without a question
+            self.runtime.undo()
+        else:
+            asked = self.questions_since(mark)
+            floors = [q for q in asked if q.startswith("Which floor is on the ")]
+            self.counts["floors_asked"] += bool(floors)
+            if floors and floors[-1] == f"Which floor is on the {colour} card?":
+                self.counts["cards_read"] += 1
+            elif floors:  # the question took a wrong colour as known
+                self.counts["cards_misread"] += 1
+            elif self.questions_since(mark):
+                self.counts["cards_asked"] += 1
+            else:  # held: the refill was not confirmed by the camera
+                self.counts["cards_tapped"] += 1
+        self.submit(CardRevealed(colour, floor))
+
+    def read_board(self) -> None:
+        """The ring read once the cards lie: the board enters, or the person fills it in."""
+        self.camera.last_ring = None
+        self.camera.watch_ring()
+        truth = self.table.ring()
+        draft = self.camera.last_ring
+        board = self.state.board
+        if board is not None:
+            self.counts["boards_entered_by_camera"] += 1
+            seen = tuple("cat" if i == board[2] else t for i, t in enumerate(board[0]))
+            wrong = sum(a != b for a, b in zip(seen, truth, strict=True))
+            spares = sum(a != b for a, b in zip(board[3], self.table.supply, strict=True))
+            self.counts["tiles_misread"] += wrong
+            self.counts["tiles_read"] += TILES - wrong
+            self.counts["spares_misread"] += spares
+            if wrong or spares:
+                self.enter_board()  # the person corrects it on the board editor
+            return
+        if draft is not None:
+            from .ring_sensing import unsure
+
+            asked = [i for i in unsure(draft, self.state.ask_threshold) if i >= 0]
+            sure = [i for i in range(TILES) if i not in asked and i < len(draft.tiles)]
+            self.counts["tiles_asked"] += TILES - len(sure)
+            self.counts["tiles_misread"] += sum(draft.tiles[i] != truth[i] for i in sure)
+            self.counts["tiles_read"] += sum(draft.tiles[i] == truth[i] for i in sure)
+        else:
+            self.counts["tiles_asked"] += TILES
+        self.enter_board()
+
+    def enter_board(self) -> None:
+        """The board editor, filled in by the person (the floors are printed on the tiles)."""
+        t = self.table
+        tiles = tuple(None if c is None else COLOURS[c] for c in t.tiles)
+        self.submit(BoardEntered(tiles, t.cat, tuple(t.supply), t.floors))
+
+    # bids, the demonstration and the result -----------------------------------------------
+    def bid_and_play(self) -> str:
+        from .limit import Limit
+        from .solver import solution_for, solve
+
+        state = self.state
+        pos = GAME.position(state)
+        sol = solve(pos, limit=Limit(seconds=SOLVE_SECONDS))
+        players = state.players
+        if state.mode == TEAM:
+            return self._team_round(pos, sol, solution_for)
+        if sol.min_cost is None:
+            return self._impossible(players[1])
+        first = sol.min_cost + self.rng.choice((0, 1, 2, 3))
+        if solution_for(pos, first) is None:
+            first = sol.min_cost
+        self.submit(BidPlaced(players[0], first))
+        lowest = first
+        if first > sol.min_cost and self.rng.random() < 0.7:
+            lowest = sol.min_cost
+            self.submit(BidPlaced(players[1], lowest))
+        self.clock_runs_out()  # the bidding clock: the lowest bidder demonstrates
+        moves = self._demonstrate(pos, lowest, solution_for)
+        removed = sum(m.removed for m in moves)
+        proposal, seat = self.state.proposal, self.state.best[0]
+        self.counts["proposals_right" if proposal == removed else "proposals_wrong"] += 1
+        self.removed = self.table.play(moves)
+        self.camera.watch_ring()  # the table as the demonstration left it
+        self.submit(RoundResult(True, removed))
+        return f"{players[seat]} showed {lowest} steps, {removed} figures removed"
+
+    def _team_round(self, pos, sol, solution_for) -> str:
+        state = self.state
+        active = state.active
+        spendable = [b for b in sol.exact_totals if 2 <= b <= 10]
+        if sol.impossible:
+            return self._impossible(state.players[(active + 1) % len(state.players)])
+        self.clock_runs_out()  # planning: 30 s of silence
+        if not spendable:  # too long for any bid: the team tries and fails
+            for p in state.players:
+                self.submit(BidPlaced(p, 10))
+            self._choose_mate()
+            self.submit(RoundResult(False))
+            return "no bid 2-10 can be spent exactly: the team failed"
+        bid = spendable[0] if self.rng.random() < 0.6 else self.rng.choice(spendable)
+        for i, p in enumerate(state.players):
+            b = bid if i == active else self.rng.choice(spendable + [min(10, bid + 2), 10])
+            self.submit(BidPlaced(p, b))
+        self._choose_mate()
+        moves = self._demonstrate(pos, bid, solution_for)
+        self.removed = self.table.play(moves)
+        self.camera.watch_ring()  # the table as the team left it
+        self.submit(RoundResult(True))
+        return f"{state.players[active]} and a mate mixed in exactly {bid}"
+
+    def _demonstrate(self, pos, bid: int, solution_for) -> tuple:
+        """The moves the players make for exactly `bid`, checked by the rules' replay."""
+        from .solver import replay
+
+        moves = tuple(solution_for(pos, bid))
+        cost, _removed = replay(pos, moves)
+        self.counts["demonstrations_replayed" if cost == bid else "demonstrations_wrong"] += 1
+        return moves
+
+    def _choose_mate(self) -> None:
+        state = self.state
+        if state.phase == "choosing":
+            self.submit(TeammateChosen(state.players[state.candidates[0]]))
+
+    def _impossible(self, claimer: str) -> str:
+        self.counts["impossible_rounds"] += 1
+        self.submit(ImpossibleClaimed(claimer))
+        self.clock_runs_out()  # nobody bids against it
+        self.removed = []
+        return f"{claimer} called Impossible!"
+
+    # the refill ---------------------------------------------------------------------------
+    def check_refill(self) -> None:
+        """The table as the round left it, then the refill laid (a figure misplaced now and
+        then), each seen by the camera; the person puts right what the app names."""
+        seen = self._watch()  # as the round left it: the app announces the plan
+        slip_now = self.misplace_every > 0 and self.refills % self.misplace_every == 0
+        self.refills += 1
+        _plan, slip = self.table.lay_refill(self.removed, slip=slip_now)
+        mark = len(self.asked)
+        # a forgotten figure is only an unfinished refill until it stays so for a while
+        forgotten = slip is not None and slip.kind == "forgotten"
+        seen += self._watch(PATIENCE + 1 if forgotten else STILL)
+        if slip is not None:
+            self.counts["misplaced"] += 1
+            self.slips.append(slip.kind)
+            asked = [q for q in self.questions_since(mark) if self._names(q, slip)]
+            if "ready" in seen:
+                self.counts["refills_misjudged"] += 1  # a wrong table let through silently
+            elif asked:
+                self.counts["misplaced_named"] += 1
+                self.named.append(asked[0])
+            # else the person, asked to check by eye, finds it
+            self.table.undo_slip(slip)
+            seen += self._watch()
+        if "ready" in seen:
+            self.counts["refills_checked"] += 1
+        elif BY_EYE & set(seen):
+            self.counts["refills_by_eye"] += 1
+
+    def _watch(self, still: int = STILL) -> list[str]:
+        """The camera watches the ring; what the refill check said meanwhile."""
+        seen: list[Event] = []
+        stop = self.runtime.subscribe(on_event=seen.append)
+        try:
+            self.camera.watch_ring(still)
+        finally:
+            stop()
+        return [e.status for e in seen if isinstance(e, RefillSeen)]
+
+    @staticmethod
+    def _names(question: str, slip: Slip) -> bool:
+        """Does the app's question name the figure that is not where it should be?"""
+        colour = COLOURS[slip.colour]
+        if slip.kind == "wrong tile":
+            return f"Tile {slip.tile + 1} should be empty; the camera sees {colour}" in question
+        if slip.kind == "wrong figure":
+            return f"Tile {slip.tile + 1} should hold the " in question and (
+                f"the camera sees {colour}" in question
+            )
+        if slip.meant is None:
+            return f"The {colour} card should hold" in question
+        # any figure still to place may go there (the rulebook fixes no order)
+        return f"Tile {slip.meant + 1} should hold the " in question
+
+
+def run_demo(
+    data_dir: Path,
+    mode: str = TEAM,
+    rounds: int = 4,
+    seed: int = 7,
+    light: str = "daylight",
+    hands_in_view: bool = True,
+    misplace_every: int = 2,
+    live: Callable[[str], None] | None = None,
+) -> dict[str, Any]:
+    from vision.render import LIGHTS
+
+    if mode not in MODES:
+        raise UsageError(f"--mode must be team or competitive, not {mode!r}")
+    if light not in LIGHTS:
+        raise UsageError(f"unknown light {light!r} (have: {', '.join(LIGHTS)})")
+    if not 1 <= rounds <= 50:
+        raise UsageError("--rounds must be 1-50")
+    if misplace_every < 0:
+        raise UsageError("--misplace-every must be 0 (never) or more")
+    say = live or (lambda line: None)
+    started = time.perf_counter()
+    settings = Settings()
+    options = {"mode": mode, "ask_threshold": settings.ask_threshold}
+    config = GameConfig(NAMES[mode], options, seed)
+    table = SimulatedLaserTable(mode, light, seed)
+    runtime = Runtime(settings, keep_time=False)  # the demo runs the clocks out itself
+    log = GameLog(paths.log_path(data_dir))
+    refused: list[str] = []
+    runtime.subscribe(on_refusal=lambda ev, why: refused.append(f"{type(ev).__name__}: {why}"))
+    try:
+        camera = Camera(runtime, table, hands_in_view)
+        demo = Demo(runtime, table, camera, seed, say, misplace_every)
+        runtime.subscribe(on_cue=demo.cue)
+        session = Session.start(GAME, log, config)
+        runtime.play(session)
+        played = 0
+        while played < rounds and not GAME.is_over(session.state):
+            n = session.state.round
+            try:
+                line = demo.play_round()
+            except IllegalMove as exc:
+                raise UsageError(
+                    f"the demo made a move the rules refuse ({exc}); seed {seed}"
+                ) from None
+            played += 1
+            say(f"round {n}: {line}; scores {GAME.scores(session.state)}")
+            if live and session.state.last_board is not None:
+                say(referee_text(GAME, session.state))
+        runtime.drain(WAIT)
+        final = session.state
+        ms = camera.ms
+        c = demo.counts
+        return {
+            "mode": mode,
+            "rounds": played,
+            "scores": GAME.scores(final),
+            "over": final.over,
+            "cards": {
+                "read": c["cards_read"],
+                "asked": c["cards_asked"],
+                "misread": c["cards_misread"],
+                "floors_asked": c["floors_asked"],
+                "tapped_refill_unconfirmed": c["cards_tapped"],
+            },
+            "tiles": {
+                "read": c["tiles_read"],
+                "asked": c["tiles_asked"],
+                "misread": c["tiles_misread"],
+                "spares_misread": c["spares_misread"],
+                "boards_entered_by_camera": c["boards_entered_by_camera"],
+            },
+            "refills": {
+                "checked": c["refills_checked"],
+                "misplaced": c["misplaced"],
+                "misplaced_named": c["misplaced_named"],
+                "misjudged": c["refills_misjudged"],
+                "by_eye": c["refills_by_eye"],
+            },
+            "named": demo.named,
+            "slips": demo.slips,
+            "silent_misreads": c["cards_misread"]
+            + c["tiles_misread"]
+            + c["spares_misread"]
+            + c["refills_misjudged"],
+            "referee": {
+                "proposals_right": c["proposals_right"],
+                "proposals_wrong": c["proposals_wrong"],
+                "impossible_rounds": c["impossible_rounds"],
+                "demonstrations_replayed": c["demonstrations_replayed"],
+                "demonstrations_wrong": c["demonstrations_wrong"],
+            },
+            "questions": demo.asked,
+            "refused": refused,
+            "camera": {
+                "frames": table.frames,
+                "ring_frames_read": len(ms["ring"]),
+                "card_frames_read": len(ms["cards"]),
+                "ring_ms_median": _median(ms["ring"]),
+                "card_ms_median": _median(ms["cards"]),
+            },
+            "pipeline": "rendered frames -> vision.card_zones / vision.ring_reader "
+            "-> runtime.post(ZoneRead / RingRead) -> Laser sensing (cards, ring, refill)",
+            "seconds": round(time.perf_counter() - started, 2),
+        }
+    finally:
+        runtime.close()
+        log.close()
+
+
+def _median(values: list[float]) -> float | None:
+    if not values:
+        return None
+    s = sorted(values)
+    mid = len(s) // 2
+    return round(s[mid] if len(s) % 2 else (s[mid - 1] + s[mid]) / 2, 2)
+
+
+def main(argv: list[str]) -> int:
+    args = _parser().parse_args(argv)
+    tmp = None
+    if args.data_dir:
+        data_dir = Path(args.data_dir).expanduser()
+        data_dir.mkdir(parents=True, exist_ok=True)
+    else:
+        tmp = tempfile.mkdtemp(prefix="laser-demo-")
+        data_dir = Path(tmp)
+    try:
+        out = run_demo(
+            data_dir,
+            mode=args.mode,
+            rounds=args.rounds,
+            seed=args.seed,
+            light=args.light,
+            hands_in_view=not args.no_hands,
+            misplace_every=args.misplace_every,
+            live=(lambda line: print(line, flush=True)) if args.live else None,
+        )
+        json.dump(out, sys.stdout, indent=1)
+        sys.stdout.write("\n")
+    finally:
+        if tmp:
+            shutil.rmtree(tmp, ignore_errors=True)
+    return 0
