@@ -279,3 +279,13 @@ def test_an_aside_is_forgotten_when_the_check_never_saw_the_table_the_round_left
     assert plan.lines[0] == "magenta onto tile 2"
     (plan,), _ = sense(state, blind_memory, after)
     assert plan.lines == ("green onto tile 2",)  # what was aside is not known
+
+
+def test_a_view_with_no_ring_in_it_holds_no_card():
+    """A hand, or a camera turned to the centre alone, reads no ring: the cards are not held
+    for a refill check that never saw the table."""
+    state = after_round_one()
+    nothing = RingRead(("red",) * TILES, (0.1,) * TILES, ((),) * TILES, (), ())  # no cat
+    cards = ZoneRead("centre", ("blue", "red"), (0.99, 0.99))
+    events, memory = sense(state, None, RingRead(hand=True), nothing, cards, cards)
+    assert events == [CardSeen("centre", "blue", 0.99), CardSeen("centre", "red", 0.99)]

@@ -246,3 +246,35 @@ def test_competitive_prism_cards_revealed_by_the_strip_are_read_with_their_floor
         assert list(session.state.cards) == laid
     finally:
         rt.close()
+
+
+@pytest.mark.slow
+def test_a_later_laser_round_checks_the_refill_then_reads_the_cards(tmp_path):
+    from companion.events import TimerExpired
+    from companion.games.laser.events import BidPlaced, RefillSeen, RoundResult
+
+    rt, session, events, _cues = table(
+        tmp_path, LASER, GameConfig(("Ann", "Bo", "Cy"), {"mode": "team", "cards": 2})
+    )
+
+    def reveal_both():
+        for _ in range(2):
+            rt.simulated_hand("reveal")
+            revealed = len(rt.scene.ring.cards)
+            assert rt.changed_to(lambda s, n=revealed: len(s.cards) == n).wait(WAIT)
+
+    try:
+        reveal_both()
+        assert rt.changed_to(lambda s: s.board is not None).wait(WAIT)
+        rt.submit(TimerExpired(LASER.timer(session.state).key))
+        for name, bid in (("Ann", 5), ("Bo", 5), ("Cy", 9)):
+            rt.submit(BidPlaced(name, bid))
+        # while the pair mix, the camera sees the table the round leaves (the refill's start)
+        assert eventually(lambda: getattr(rt._memory.refill, "ended", None) is not None, WAIT)
+        rt.submit(RoundResult(True))
+        assert session.state.round == 2 and session.state.phase == "reveal"
+        assert eventually(lambda: RefillSeen("ready") in events, WAIT)  # the ring, refilled
+        reveal_both()  # then the prism cards, read by the camera
+        assert [c for c, _ in session.state.cards] == list(rt.scene.ring.cards)
+    finally:
+        rt.close()
