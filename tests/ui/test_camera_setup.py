@@ -64,6 +64,13 @@ def frames_after(screen, n: int = 2) -> None:
     until(lambda: screen._seen >= start + n, what="new camera frames")
 
 
+def take_empty(screen, finger) -> None:
+    """Tap "Empty table" once the picture is up, as a person would."""
+    until(lambda: screen._frame() is not None, what="the camera's picture")
+    finger.button("Empty table")
+    assert screen.status_text.startswith("Empty table taken"), screen.status_text
+
+
 @pytest.fixture
 def opened(data_dir):
     ctx = AppContext.open(data_dir, simulate=True)
@@ -94,7 +101,7 @@ def on_screen(screen, shape: str, handle: str):
 
 def learn_laid_set(screen, finger, empty_first: bool) -> str:
     if empty_first:
-        finger.button("Empty table")
+        take_empty(screen, finger)
     finger.button("Lay the set (simulated)")
     frames_after(screen)
     finger.button("Learn colours")
@@ -189,7 +196,7 @@ def test_what_is_missing_is_said(opened):
     _, _, screen, finger = opened
     finger.button("Learn colours")
     assert screen.status_text.startswith("First take the Empty table")
-    finger.button("Empty table")
+    take_empty(screen, finger)
     finger.button("Learn colours")  # nothing laid yet
     said = screen.status_text
     assert said.startswith("Nothing learnt. Missing: seat1: no card;"), said
@@ -283,7 +290,7 @@ def test_the_node_table_set_by_finger_reads_a_rendered_card(opened):
     assert reading.colours == card.colours
 
     # colours: the card laid on the empty table is found, its nodes named by taps
-    finger.button("Empty table")
+    take_empty(screen, finger)
     finger.button("Lay the set (simulated)")
     frames_after(screen)
     finger.button("Learn colours")
