@@ -356,10 +356,24 @@ def render_table(
 
 
 def clear_caches() -> None:
-    """Forget the cached backgrounds, scenes and noise (about 100 MB after a calibration has
-    rendered every light); the next frame builds what it needs again."""
+    """Forget the cached backgrounds, scenes, light fields and noise of every renderer loaded
+    (some 100 MB after a calibration has rendered every light); the next frame builds what
+    it needs again."""
+    import sys
+
     for cached in (_albedo, _base, noise_bank, _scene):
         cached.cache_clear()
+    for module, names in CACHED.items():
+        if module in sys.modules:
+            for name in names:
+                getattr(sys.modules[module], name).cache_clear()
+
+
+CACHED = {  # the other renderers' caches (not imported here: each loads on its own)
+    "vision.render_cards": ("_scene",),
+    "vision.render_ring": ("_albedo", "_field"),
+    "vision.render_node": ("_wood", "_light", "_noise"),
+}
 
 
 def render_tray(

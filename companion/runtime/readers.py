@@ -59,8 +59,10 @@ class Setup:
             self._loaded[key] = self._load(name, simulated, real)
             if self.simulate:
                 from companion.ui import memory
+                from vision.render import clear_caches
 
-                memory.give_back()  # learning from rendered tables freed some megabytes
+                clear_caches()  # learning rendered every light; the scene needs one
+                memory.give_back()  # ... and the freed megabytes go back to the system
         return self._loaded[key]
 
     def preset(self, name: str, calibration) -> None:

@@ -71,6 +71,7 @@ class SimulatedNode:
         return render_node_table(cards, self.light, self.seed, self.layout)
 
     def frame(self, i: int):
+        from vision.render import clear_caches
         from vision.render_node import render_node_table
 
         with self._lock:
@@ -80,6 +81,7 @@ class SimulatedNode:
             cards = list(table.cards) if table else []
             self._picture = render_node_table(cards, self.light, self.seed, self.layout, frame=i)
             self._drawn = key
+            clear_caches()  # as SimulatedTray: the next drawing builds what it needs
         return self._picture
 
     def _card(self, state) -> tuple[str, ...]:

@@ -68,14 +68,18 @@ class SimulatedRing:
             self.cards += (colour,)
 
     def frame(self, i: int):
+        """The ring as the camera sees it, drawn again only when the board or the cards
+        changed; the renderer's caches are let go after each drawing (see SimulatedTray)."""
+        from vision.render import clear_caches
         from vision.render_ring import render_ring
 
         with self._lock:
             key = (self.board, self.cards)
         if key != self._drawn:
-            picture = render_ring(key[0], self.light, frame=i)  # one light field, cached
+            picture = render_ring(key[0], self.light, frame=i)
             _lay_cards(picture, key[1])
             self._picture, self._drawn = picture, key
+            clear_caches()
         return self._picture
 
 
@@ -91,7 +95,6 @@ def _lay_cards(picture, cards) -> None:
     x = cx - len(cards) * (w + 8) / 2
     for card in cards:
         r, g, b = PALETTE_SRGB[card.split(":")[0]]  # "colour" or "colour:floor"
-
         top, left = int(cy - h / 2), int(x)
         cv2.rectangle(picture, (left, top), (left + w, top + h), WHITE_SRGB[::-1], -1)
         cv2.rectangle(picture, (left + 4, top + 4), (left + w - 4, top + h - 4), (b, g, r), -1)
