@@ -22,7 +22,7 @@ from companion.runtime.read_node import NodeAdapter
 from companion.runtime.read_ring import RingAdapter
 from companion.runtime.readers import Reader, Setup
 
-SIM_FPS = 10.0  # the rendered table changes at a person's pace; it leaves the CPU to the screen
+SIM_FPS = 5.0  # the rendered table changes at a person's pace; it leaves the CPU to the screen
 
 
 class CameraLink:
