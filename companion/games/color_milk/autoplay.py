@@ -208,9 +208,7 @@ class ScriptedTable:
 
     def answer(self, question: AskHuman, wanted: dict[str, Predict]) -> None:
         """Tap the answer that is the player's prediction, else enter it by hand."""
-        players = [
-            p.name for p in self.state().players if f"({p.name})" in question.question
-        ]
+        players = [p.name for p in self.state().players if f"({p.name})" in question.question]
         for name in players:
             if self.state().player(name).prediction:
                 continue
