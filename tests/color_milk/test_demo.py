@@ -1,13 +1,18 @@
 """The demo plays a whole game headless through the session and the log, and ends with a winner."""
 
 import json
+import random
 
 import pytest
 
 from companion import cli
+from companion.card_readings import ZoneRead
 from companion.entries import iter_entries
+from companion.game import GameConfig
 from companion.games.color_milk import GAME
-from companion.session import config_from_json, replay
+from companion.games.color_milk.autoplay import ScriptedTable
+from companion.runtime import Runtime
+from companion.session import Session, config_from_json, replay
 from companion.store import GameLog
 
 FAST = ("--no-camera", "--no-table")  # the engine part alone; the full pipeline is tested below
@@ -91,3 +96,72 @@ def test_demo_through_camera_frames_and_the_simulated_table(capsys):
     assert passed >= 5 * out["rounds"]  # every ball crossed the simulated beam
     nexts = [e for e in events if e["type"] == "core.ButtonPressed"]
     assert nexts and all(e["button"] == "next" for e in nexts)
+    # the prediction cards were laid, revealed and read by the camera
+    assert "CardAdapter" in out["pipeline"]["cards"]
+    made = out["predictions"]
+    assert made["read"] >= 1 and made["misreads"] == 0
+    assert made["read"] + made["asked"] + made["tapped"] == 2 * out["rounds"]
+    questions = [e for e in events if e["type"] == "color-milk.CardsToConfirm"]
+    assert len(questions) >= made["asked"]
+    predicts = [e for e in events if e["type"] == "color-milk.Predict"]
+    assert len(predicts) == 2 * out["rounds"]  # one per player and round: nothing taken back
+
+
+def test_demo_without_the_camera_taps_the_predictions_in(capsys):
+    out = json.loads(run(capsys, "--players", "2", "--seed", "3", "--headless", *FAST))
+    assert out["pipeline"]["cards"] == "tapped in" and out["card_frames"] == 0
+    assert out["predictions"] == dict(read=0, asked=0, tapped=2 * out["rounds"], misreads=0)
+
+
+class WrongCamera:
+    """Cards on a table whose camera always sees a wrong single card in front of seat 1."""
+
+    def __init__(self, state):
+        self.state, self.laid, self.entered = state, {}, []
+
+    def lay(self, seat, count):
+        self.laid[seat] = ("back",) * count
+
+    def reveal(self, seat, colours):
+        self.laid[seat] = tuple(colours)
+
+    def clear(self):  # the predictions are checked: what was entered, against what was laid
+        self.entered += [
+            (set(p.prediction), set(self.laid[i])) for i, p in enumerate(self.state().players)
+        ]
+        self.laid = {}
+
+    def look(self, state):
+        if state.phase != "check":
+            return []
+        out = []
+        for seat, cards in self.laid.items():
+            if seat == 0 and "back" not in cards:
+                cards = ("blue",) if cards != ("blue",) else ("pink",)
+            up = tuple(c for c in cards if c != "back")
+            out.append(ZoneRead(f"seat{seat + 1}", up, (1.0,) * len(up), cards.count("back")))
+        return out
+
+
+def test_a_misread_prediction_is_counted_and_put_right(tmp_path):
+    runtime = Runtime()
+    with GameLog(tmp_path / "games.sqlite3") as log:
+        session = Session.start(GAME, log, GameConfig(("Anna", "Ben"), {"board": 1}, seed=2))
+        runtime.play(session)
+        try:
+            camera = WrongCamera(lambda: session.state)
+            table = ScriptedTable(
+                runtime.submit,
+                lambda: session.state,
+                random.Random(2),
+                sense=runtime.sense,
+                cards=camera,
+                undo=runtime.undo,
+            )
+            table.play(max_rounds=3)
+        finally:
+            runtime.close()
+    made = table.predictions
+    assert made["misreads"] == 3  # seat 1, every round
+    assert made["read"] + made["asked"] + made["tapped"] + made["misreads"] == 6
+    assert camera.entered and all(got == laid for got, laid in camera.entered)

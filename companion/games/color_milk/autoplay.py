@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from companion.cues import AskHuman, Cue
 from companion.events import BallPassed, BallSeen, ButtonPressed, Event
@@ -18,6 +19,23 @@ from companion.games.color_milk.mill import BALLS_PER_ROUND, COLOURS, FULL_MILL
 from companion.games.color_milk.rules import MilkState
 
 Submit = Callable[[Event], tuple[Cue, ...]]
+LOOKS = 4  # frames the camera gets once the cards are revealed (the reader wants 2 alike)
+
+
+class PredictionCards(Protocol):
+    """The players' prediction cards on a table a camera watches (the demo's simulated one)."""
+
+    def lay(self, seat: int, count: int) -> None:
+        """Lay `count` cards face down in front of seat `seat` (0-based)."""
+
+    def reveal(self, seat: int, colours: tuple[str, ...]) -> None:
+        """Turn that seat's cards face up: they show `colours`."""
+
+    def clear(self) -> None:
+        """Every player takes their cards back."""
+
+    def look(self, state: MilkState) -> list[Event]:
+        """What the camera reads in one frame (ZoneReads while the game wants cards read)."""
 
 
 class PhysicalMill:
@@ -64,6 +82,12 @@ class ScriptedTable:
     `read` turns the five balls in the tray into readings (default: exact taps);
     `press` presses an arcade button (default: submit ButtonPressed);
     `sense` takes a sensor's reading (default: submit it like a tap).
+    `cards`: the players lay their predictions face down there and reveal them after the
+    balls, for the camera to read (`sense` must then interpret readings, and `undo` take back
+    a misread); without it each player taps their prediction in.
+    `predictions` counts how each prediction was entered: read by the camera, asked (a tap
+    on one of the question's answers), tapped by hand, or a silent misread (the camera
+    entered something else: taken back and the right one entered).
     """
 
     submit: Submit
@@ -73,8 +97,13 @@ class ScriptedTable:
     read: Callable[[list[str]], list[BallSeen]] = exact_reader
     press: Callable[[str], None] | None = None
     sense: Submit | None = None
+    cards: PredictionCards | None = None
+    undo: Callable[[], bool] | None = None
     coin_chance: float = 0.3
     asked: int = 0
+    predictions: dict[str, int] = field(
+        default_factory=lambda: dict(read=0, asked=0, tapped=0, misreads=0)
+    )
     mill: PhysicalMill = field(init=False)
 
     def __post_init__(self) -> None:
@@ -89,14 +118,21 @@ class ScriptedTable:
     # one round ------------------------------------------------------------------------
     def play_round(self) -> None:
         s = self.state()
-        for p in s.players:
-            self.submit(self.prediction(s, p.name))
+        wanted = {p.name: self.prediction(s, p.name) for p in s.players}
+        for seat, p in enumerate(s.players):  # face down, before the mill turns
+            if self.cards is None:
+                self.submit(wanted[p.name])
+                self.predictions["tapped"] += 1
+            else:
+                self.cards.lay(seat, len(wanted[p.name].colours))
         rolled = self.mill.turn()
         for colour in rolled:
             self.drop(colour)
         balls, extras = rolled[:BALLS_PER_ROUND], rolled[BALLS_PER_ROUND:]
         self.mill.put_back(extras)  # the leader was told to; unseen
         self.settle(balls)
+        if self.cards is not None:
+            self.reveal(wanted)
         while self.state().phase == "choose":
             self.submit(self.choice(self.state()))
         self.colour_boards()
@@ -132,6 +168,53 @@ class ScriptedTable:
             if isinstance(cue, AskHuman):
                 self.asked += 1
                 self.submit(BallSeen(truth[reading.slot], reading.slot, 1.0))
+
+    def reveal(self, wanted: dict[str, Predict]) -> None:
+        """The balls are out: the camera first sees the cards still face down, then every
+        player turns theirs up; its readings are sensed and its questions answered."""
+        assert self.cards is not None
+        self.look(wanted)
+        for seat, p in enumerate(self.state().players):
+            self.cards.reveal(seat, wanted[p.name].colours)
+        for _ in range(LOOKS):
+            if self.state().phase != "check":
+                break
+            self.look(wanted)
+        for p in self.state().players:  # the camera never read these: tapped in
+            if self.state().phase == "check" and not p.prediction:
+                self.submit(wanted[p.name])
+                self.predictions["tapped"] += 1
+        self.cards.clear()
+
+    def look(self, wanted: dict[str, Predict]) -> None:
+        """One frame through the camera; each reading sensed, and checked against the cards
+        laid: a prediction the camera entered must be the one laid."""
+        assert self.cards is not None and self.sense is not None
+        for reading in self.cards.look(self.state()):
+            before = {p.name for p in self.state().players if not p.prediction}
+            cues = self.sense(reading)
+            entered = [p for p in self.state().players if p.name in before and p.prediction]
+            for p in entered:
+                if _same(p, wanted[p.name]):
+                    self.predictions["read"] += 1
+                    continue
+                self.predictions["misreads"] += 1  # put the right one back, as a person would
+                if self.undo is None or not self.undo():
+                    raise RuntimeError("a misread prediction cannot be taken back")
+                self.submit(wanted[p.name])
+            for cue in cues:
+                if isinstance(cue, AskHuman):
+                    self.answer(cue, wanted)
+
+    def answer(self, question: AskHuman, wanted: dict[str, Predict]) -> None:
+        """Tap the answer that is the player's prediction, else enter it by hand."""
+        players = [p.name for p in self.state().players if f"({p.name})" in question.question]
+        for name in players:
+            if self.state().player(name).prediction:
+                continue
+            right = [a for a in question.answers if _same_predict(a, wanted[name])]
+            self.submit(right[0] if right else wanted[name])
+            self.predictions["asked" if right else "tapped"] += 1
 
     # scripted people ------------------------------------------------------------------
     def prediction(self, s: MilkState, name: str) -> Predict:
@@ -184,3 +267,17 @@ class ScriptedTable:
                 self.submit(Count(p.name, item, p.count(item) + self.rng.randrange(3)))
             if s.board == 6 and p.doubles:
                 self.submit(Count(p.name, "treasure_cave", 1))
+
+
+def _same_predict(a: Event, b: Predict) -> bool:
+    return (
+        isinstance(a, Predict)
+        and a.player == b.player
+        and set(a.colours) == set(b.colours)
+        and a.zone == b.zone
+    )
+
+
+def _same(p, want: Predict) -> bool:
+    """The prediction entered for player `p` is the one laid."""
+    return set(p.prediction) == set(want.colours) and p.zone == want.zone

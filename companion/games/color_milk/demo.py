@@ -5,9 +5,15 @@ physical mill and across the simulated chute (beam -> BallPassed), the tray is r
 camera frames and read by the ball reader (frames -> BallSeen), every reading goes through
 the game's sensing hooks and the session (logged before it is applied), and every cue goes
 to the table's LEDs and buzzer.
-The players' predictions and choices are scripted from the seed. When the vision or
-hardware package is missing, that stage is replaced by exact readings / direct beam counts
-and the output says so.
+The players' predictions and choices are scripted from the seed. Each player lays the
+prediction cards face down in their seat's zone before the mill turns and reveals them once
+the balls are out; the rendered table is read by the app's card adapter (frames ->
+ZoneRead), and the game's sensing turns each steady reading into a `Predict` or a question
+that the scripted person answers like a real one (the answer that is the player's intent, or
+the prediction entered by hand). A prediction the camera entered that differs from the cards
+laid would be a silent misread: it is counted and put right. When the vision or hardware
+package is missing, that stage is replaced by exact readings / taps / direct beam counts and
+the output says so.
 """
 
 from __future__ import annotations
@@ -35,6 +41,10 @@ from companion.games.color_milk.autoplay import ScriptedTable, exact_reader
 from companion.games.color_milk.events import Choose, Count, KingsTower, Predict, Tally
 from companion.games.color_milk.rules import SENSOR_MAX
 from companion.runtime import Runtime
+from companion.runtime.read_cards import CardAdapter
+from companion.runtime.readers import Setup
+from companion.runtime.sim_scene import BACK
+from companion.runtime.sim_tray import SimulatedTray
 from companion.session import Session
 from companion.settings import Settings
 from companion.store import GameLog
@@ -96,6 +106,50 @@ class Camera:
             self.frames += 1
         # Only a person is certain: a camera reading never counts as a tap.
         return [replace(r, confidence=min(r.confidence, SENSOR_MAX)) for r in out]
+
+
+class CardCamera:
+    """The seats' card zones on the rendered table (with the round's balls in the tray),
+    read by the app's card adapter while the game wants cards read."""
+
+    def __init__(self, light: str, threshold: float, on_cue) -> None:
+        from types import SimpleNamespace
+
+        from vision.render import LIGHTS
+
+        self.light, self.lights = light, LIGHTS
+        self.tray = SimulatedTray(LIGHTS[0] if light == "all" else light)
+        scene = SimpleNamespace(tray=self.tray)  # what the adapter needs of the scene
+        self.adapter = CardAdapter(Setup(True, None, threshold, on_cue, scene))
+        self.rounds = 0
+        self.frames = 0
+
+    def balls(self, balls: list[str]) -> None:
+        """A new round's balls roll into the tray (under the ball camera's light)."""
+        self.rounds += 1
+        if self.light == "all":
+            self.tray.light = self.lights[self.rounds % len(self.lights)]
+        self.tray.clear()
+        for colour in balls:
+            self.tray.add(colour)
+
+    def lay(self, seat: int, count: int) -> None:
+        self.tray.lay(f"seat{seat + 1}", (BACK,) * count)
+
+    def reveal(self, seat: int, colours: tuple[str, ...]) -> None:
+        self.tray.lay(f"seat{seat + 1}", colours)
+
+    def clear(self) -> None:
+        self.tray.clear_cards()
+
+    def look(self, state) -> list[Event]:
+        specs = [s for s in GAME.readers(state) if s.kind == "cards"]
+        self.adapter.want(specs[0] if specs else None)
+        self.frames += 1
+        out = self.adapter.read(self.tray.frame(self.frames))
+        if not out and specs:  # a new round's reader takes its first frame to start
+            out = self.adapter.read(self.tray.frame(self.frames))
+        return out
 
 
 def _importable(module: str, *names: str) -> bool:
@@ -191,6 +245,8 @@ def run_demo(
         say(f"! {why}")
 
     runtime.subscribe(on_event=narrate_event, on_cue=narrate_cue, on_refusal=refusal)
+    ready = cam is not None and _card_vision_ready()
+    cards = CardCamera(light, settings.ask_threshold, narrate_cue) if ready else None
     try:
         sim = runtime.open_table(simulate=True) if table and _hardware_ready() else None
         session = Session.start(GAME, log, config)
@@ -235,6 +291,12 @@ def run_demo(
         say(f"Color Milk, board {board}: {', '.join(first.names)}")
         say(f"== predict — {first.names[first.leader]}")
         rng = random.Random(seed)
+
+        def read(balls: list[str]) -> list[BallSeen]:
+            if cards is not None:
+                cards.balls(balls)
+            return cam.read(balls) if cam is not None else exact_reader(balls)
+
         scripted = ScriptedTable(
             submit,
             lambda: session.state,
@@ -242,8 +304,10 @@ def run_demo(
             drop=drop,
             press=press,
             coin_chance=DEMO_COIN_CHANCE,
-            read=cam.read if cam is not None else exact_reader,
+            read=read,
             sense=runtime.sense if cam is not None else None,  # camera readings are sensed
+            cards=cards,
+            undo=runtime.undo,
         )
         final = scripted.play(max_rounds=60)
         runtime.drain(EVENT_WAIT)
@@ -258,10 +322,15 @@ def run_demo(
             "pipeline": {
                 "camera": "rendered frames -> vision.balls.BallReader" if cam else "exact taps",
                 "table": "hardware.table simulated (beam, LEDs, buzzer)" if sim else "direct",
+                "cards": "rendered seat zones -> runtime.read_cards.CardAdapter -> ZoneRead"
+                if cards
+                else "tapped in",
             },
             "questions_asked": scripted.asked,
+            "predictions": scripted.predictions,
             "refused": refused,
             "camera_frames": cam.frames if cam else 0,
+            "card_frames": cards.frames if cards else 0,
             "seconds": round(time.perf_counter() - started, 2),
             "log": log.export(session.game_id),
         }
@@ -275,6 +344,12 @@ def _vision_ready() -> bool:
         _importable("vision.render", "arrival_frames", "LIGHTS")
         and _importable("vision.balls", "BallReader")
         and _importable("vision.learn", "rendered_calibration")
+    )
+
+
+def _card_vision_ready() -> bool:
+    return _importable("vision.render_cards", "render_seats", "seat_calibration") and _importable(
+        "vision.card_zones", "ZoneReader"
     )
 
 
