@@ -295,7 +295,10 @@ class Demo:
         try:
             frames = self.table.demonstration_frames(pos, moves, self.camera.hands)
             self.removed = self.table.play(moves)
-            self.camera.watch_frames(frames)  # the last frames: the table the round leaves
+            self.camera.watch_frames(frames)
+            # the camera keeps looking while the players check the table, before "next":
+            # the table the round leaves, for the refill check (it keeps the last clear view)
+            self.camera.watch_frames([self.table.ring_frame() for _ in range(STILL)])
         finally:
             stop()
         self.counts["demonstrations_watched"] += 1
