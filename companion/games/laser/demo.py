@@ -12,7 +12,7 @@ the table: every position rendered (vision.render_demonstration, a hand carrying
 between two), read by the ring reader and posted, for the game to watch the demonstration
 (demo_sensing). The result it proposes is confirmed with one press of "next" when true;
 asked instead, the person enters it by hand. The referee's proposal is checked against the
-figures really removed. The demonstration's last frames are also the table the round leaves,
+figures really removed. The still table after the last move is the table the round leaves,
 as the refill check sees it. Before the next reveal the table lays the refill as the app
 lists it, now and then with a figure on the wrong tile, and the camera checks it
 (refill_sensing): the demo's person fixes the figure the app names.
@@ -290,7 +290,11 @@ class Demo:
         game proposes is confirmed with one press of "next" when it is the truth; asked
         instead, or told anything else, the person enters the result by hand."""
         said: list[ResultProposed] = []
-        keep = lambda e: isinstance(e, ResultProposed) and said.append(e)  # noqa: E731
+
+        def keep(event: Event) -> None:
+            if isinstance(event, ResultProposed):
+                said.append(event)
+
         stop = self.runtime.subscribe(on_event=keep)
         try:
             frames = self.table.demonstration_frames(pos, moves, self.camera.hands)
