@@ -1,5 +1,6 @@
 """`companion demo laser`: whole rounds on the simulated table, cards and ring read by the
-camera through the real runtime, the refill laid with a misplaced figure and checked."""
+camera through the real runtime, the demonstration watched, the refill laid with a misplaced
+figure and checked."""
 
 import random
 from itertools import permutations
@@ -34,6 +35,15 @@ def test_two_rounds_read_by_the_camera_with_a_misplaced_figure_named(tmp_path, m
     referee = out["referee"]
     assert referee["demonstrations_replayed"] + referee["impossible_rounds"] == 2
     assert referee["demonstrations_wrong"] == 0
+    # each demonstration played on the table is watched; a result proposed is never wrong
+    shown = out["demonstrations"]
+    assert shown["watched"] == referee["demonstrations_replayed"] >= 1
+    assert shown["wrong"] == 0
+    assert (
+        shown["decoded"] + shown["asked"] + shown["nothing_said"] + shown["next_lost"]
+        == (shown["watched"])
+    )
+    assert shown["decoded"] >= 1  # the camera scored at least one round with one press
     assert out["camera"]["ring_frames_read"] > 0 and out["camera"]["card_frames_read"] > 0
 
 

@@ -7,10 +7,15 @@ reader (vision.card_zones) and each reading is posted to the table runtime as a 
 where Laser's sensing hooks enter the card or ask. Then the ring is rendered and read
 (vision.ring_reader) and posted as a `RingRead`, which enters the board for the referee. The
 scripted players bid from the exact solver's answer (the optimum, or another total a team can
-spend exactly), the winning bid is played move by move on the table and the result entered,
-the referee's proposal checked against the figures really removed. Before the next reveal the
-table lays the refill as the app lists it, now and then with a figure on the wrong tile, and
-the camera checks it (refill_sensing): the demo's person fixes the figure the app names.
+spend exactly; the rules' replay checks it), and the winning bid is played move by move on
+the table: every position rendered (vision.render_demonstration, a hand carrying each figure
+between two), read by the ring reader and posted, for the game to watch the demonstration
+(demo_sensing). The result it proposes is confirmed with one press of "next" when true;
+asked instead, the person enters it by hand. The referee's proposal is checked against the
+figures really removed. The still table after the last move is the table the round leaves,
+as the refill check sees it. Before the next reveal the table lays the refill as the app
+lists it, now and then with a figure on the wrong tile, and the camera checks it
+(refill_sensing): the demo's person fixes the figure the app names.
 
 A person answers every question like a real one (a floor, a tile, a teammate) and corrects
 anything the game took wrongly. What the game took wrongly without asking is a silent
@@ -32,7 +37,7 @@ from typing import Any
 from companion import paths
 from companion.cues import AskHuman, Cue
 from companion.errors import IllegalMove, UsageError
-from companion.events import Event, TimerExpired
+from companion.events import ButtonPressed, Event, TimerExpired
 from companion.game import GameConfig
 from companion.runtime import Runtime
 from companion.session import Session
@@ -48,6 +53,7 @@ from .events import (
     CardRevealed,
     ImpossibleClaimed,
     RefillSeen,
+    ResultProposed,
     RoundResult,
     TeammateChosen,
 )
@@ -116,6 +122,12 @@ class Demo:
             impossible_rounds=0,
             demonstrations_replayed=0,
             demonstrations_wrong=0,
+            demonstrations_watched=0,
+            demonstrations_decoded=0,
+            demonstrations_asked=0,
+            demonstrations_misjudged=0,
+            demonstrations_unsaid=0,
+            demonstrations_unconfirmed=0,
         )
         self.named: list[str] = []
         self.slips: list[str] = []  # the kinds of figures misplaced
@@ -239,9 +251,7 @@ class Demo:
         removed = sum(m.removed for m in moves)
         proposal, seat = self.state.proposal, self.state.best[0]
         self.counts["proposals_right" if proposal == removed else "proposals_wrong"] += 1
-        self.removed = self.table.play(moves)
-        self.camera.watch_ring()  # the table as the demonstration left it
-        self.submit(RoundResult(True, removed))
+        self.watch_demonstration(pos, moves, removed)
         return f"{players[seat]} showed {lowest} steps, {removed} figures removed"
 
     def _team_round(self, pos, sol, solution_for) -> str:
@@ -263,9 +273,7 @@ class Demo:
             self.submit(BidPlaced(p, b))
         self._choose_mate()
         moves = self._demonstrate(pos, bid, solution_for)
-        self.removed = self.table.play(moves)
-        self.camera.watch_ring()  # the table as the team left it
-        self.submit(RoundResult(True))
+        self.watch_demonstration(pos, moves, sum(m.removed for m in moves))
         return f"{state.players[active]} and a mate mixed in exactly {bid}"
 
     def _demonstrate(self, pos, bid: int, solution_for) -> tuple:
@@ -276,6 +284,45 @@ class Demo:
         cost, _removed = replay(pos, moves)
         self.counts["demonstrations_replayed" if cost == bid else "demonstrations_wrong"] += 1
         return moves
+
+    def watch_demonstration(self, pos, moves: tuple, removed: int) -> None:
+        """The players make the moves, watched by the camera frame by frame. The result the
+        game proposes is confirmed with one press of "next" when it is the truth; asked
+        instead, or told anything else, the person enters the result by hand."""
+        said: list[ResultProposed] = []
+
+        def keep(event: Event) -> None:
+            if isinstance(event, ResultProposed):
+                said.append(event)
+
+        stop = self.runtime.subscribe(on_event=keep)
+        try:
+            frames = self.table.demonstration_frames(pos, moves, self.camera.hands)
+            self.removed = self.table.play(moves)
+            self.camera.watch_frames(frames)
+            # the camera keeps looking while the players check the table, before "next":
+            # the table the round leaves, for the refill check (it keeps the last clear view)
+            self.camera.watch_frames([self.table.ring_frame() for _ in range(STILL)])
+        finally:
+            stop()
+        self.counts["demonstrations_watched"] += 1
+        truth = (True, removed)
+        proposed = [(e.success, e.removed) for e in said if e.success is not None]
+        if any(p != truth for p in proposed):
+            self.counts["demonstrations_misjudged"] += 1  # to be told wrong, without a doubt
+        elif self.state.demo_result == truth:
+            round_ = self.state.round
+            self.runtime.post(ButtonPressed("next"))  # the arcade button
+            self.runtime.drain(WAIT)
+            if self.state.round > round_:
+                self.counts["demonstrations_decoded"] += 1
+                return
+            self.counts["demonstrations_unconfirmed"] += 1
+        elif said:
+            self.counts["demonstrations_asked"] += 1
+        else:
+            self.counts["demonstrations_unsaid"] += 1
+        self.submit(RoundResult(*truth))  # the person enters the result by hand
 
     def _choose_mate(self) -> None:
         state = self.state
@@ -428,13 +475,22 @@ def run_demo(
             "silent_misreads": c["cards_misread"]
             + c["tiles_misread"]
             + c["spares_misread"]
-            + c["refills_misjudged"],
+            + c["refills_misjudged"]
+            + c["demonstrations_misjudged"],
             "referee": {
                 "proposals_right": c["proposals_right"],
                 "proposals_wrong": c["proposals_wrong"],
                 "impossible_rounds": c["impossible_rounds"],
                 "demonstrations_replayed": c["demonstrations_replayed"],
                 "demonstrations_wrong": c["demonstrations_wrong"],
+            },
+            "demonstrations": {
+                "watched": c["demonstrations_watched"],
+                "decoded": c["demonstrations_decoded"],
+                "asked": c["demonstrations_asked"],
+                "wrong": c["demonstrations_misjudged"],
+                "nothing_said": c["demonstrations_unsaid"],
+                "next_lost": c["demonstrations_unconfirmed"],
             },
             "questions": demo.asked,
             "refused": refused,
@@ -446,7 +502,8 @@ def run_demo(
                 "card_ms_median": _median(ms["cards"]),
             },
             "pipeline": "rendered frames -> vision.card_zones / vision.ring_reader "
-            "-> runtime.post(ZoneRead / RingRead) -> Laser sensing (cards, ring, refill)",
+            "-> runtime.post(ZoneRead / RingRead) -> Laser sensing "
+            "(cards, ring, demonstration, refill)",
             "seconds": round(time.perf_counter() - started, 2),
         }
     finally:

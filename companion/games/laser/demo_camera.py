@@ -47,9 +47,12 @@ class Camera:
 
     def watch_ring(self, still: int = STILL) -> None:
         """A hand lays or takes something, then the ring lies still for `still` frames."""
-        frames = [True] * self.hands + [False] * still
-        for hand in frames:
-            frame = self.table.ring_frame(hand=hand)
+        hands = [True] * self.hands + [False] * still
+        self.watch_frames([self.table.ring_frame(hand=hand) for hand in hands])
+
+    def watch_frames(self, frames: list) -> None:
+        """Frames of the ring, each read and posted in order."""
+        for frame in frames:
             started = time.perf_counter()
             reading = self.ring_reader.read(frame)
             self.ms["ring"].append(1000 * (time.perf_counter() - started))

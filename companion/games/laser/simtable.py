@@ -145,6 +145,17 @@ class SimulatedLaserTable:
             board, self.light, self.seed * 100 + self.scene, frame=self.frames, hand=hand
         )
 
+    def demonstration_frames(self, pos, moves: tuple[Move, ...], hands: bool) -> list:
+        """What the camera sees as the players make `moves` from `pos` (the table's position):
+        every position at rest, a hand carrying each figure between two
+        (vision.render_demonstration); `hands=False` leaves the hands out. `play` makes them."""
+        from vision.render_demonstration import demonstration_shots
+
+        shots = demonstration_shots(pos, moves, self.light, self.seed * 100 + self.scene)
+        frames = [s.frame for s in shots if hands or not s.hand]
+        self.frames += len(frames)
+        return frames
+
     def centre_frame(self, hand: bool = False):
         from vision.render_cards import CENTRE, render_seats
 
