@@ -289,3 +289,25 @@ def test_a_view_with_no_ring_in_it_holds_no_card():
     cards = ZoneRead("centre", ("blue", "red"), (0.99, 0.99))
     events, memory = sense(state, None, RingRead(hand=True), nothing, cards, cards)
     assert events == [CardSeen("centre", "blue", 0.99), CardSeen("centre", "red", 0.99)]
+
+
+def test_a_table_kept_as_the_round_ended_goes_when_a_later_unsure_view_shows_it_moved_on():
+    """The last clear view may predate the last move: a later view that is partly unsure
+    but sure of a change makes it unknown, and the refill is then taken from what comes."""
+    state, _ = reveal_team(new())
+    state, _ = play(
+        state,
+        BoardEntered(names(BOARD), 1, SUPPLY),
+        ButtonPressed("next"),
+        *(BidPlaced(p, b) for p, b in zip(TEAM4, (4, 4, 6, 8), strict=True)),
+    )
+    moved = list(AFTER.tiles)
+    k = next(i for i, t in enumerate(moved) if t is not None and i != AFTER.cat)
+    moved[k] = None  # one more figure came off in the last move
+    last = replace(AFTER, tiles=tuple(moved))
+    unsure = replace(reading(last), confidence=tuple(0.3 if i == 11 else 1.0 for i in range(12)))
+    _, memory = sense(state, None, reading(AFTER), unsure)
+    assert memory.refill.ended is None  # the kept table is not the one the round left
+    state, _ = play(state, RoundResult(True))
+    (plan,), memory = sense(state, memory, reading(last))
+    assert plan.status == "plan" and memory.refill.after == last

@@ -114,6 +114,23 @@ def table_read(reading: RingRead, threshold: float) -> tuple[Table, frozenset] |
     return Table(tiles, reading.tiles.index(CAT), tuple(reading.spares)), frozenset(doubt)
 
 
+def disagree(kept: Table | None, seen: Table, doubt: frozenset) -> bool:
+    """Whether what `seen` shows for sure differs from `kept`."""
+    if kept is None:
+        return False
+    if any(
+        k not in doubt and a != b
+        for k, (a, b) in enumerate(zip(kept.tiles, seen.tiles, strict=True))
+    ):
+        return True
+    if kept.cat != seen.cat and kept.cat not in doubt and seen.cat not in doubt:
+        return True
+    return any(
+        -1 - c not in doubt and a != b
+        for c, (a, b) in enumerate(zip(kept.supply, seen.supply, strict=True))
+    )
+
+
 def in_play(table: Table) -> Counter:
     """The figures on the tiles and the colour cards, per colour."""
     return Counter(t for t in table.tiles if t is not None) + Counter(dict(enumerate(table.supply)))
@@ -247,6 +264,8 @@ def interpret(state: LaserState, reading: Event, memory: Any) -> tuple[tuple[Eve
     if not checking(state):  # the round is ending: keep the last table it leaves
         if read is not None and not read[1]:
             m = replace(m, ended=read[0], ended_round=state.round)
+        elif read is not None and m.ended_round == state.round and disagree(m.ended, *read):
+            m = replace(m, ended=None)  # the table moved on since, unsure: none is known
         return (), m
     if m.round != state.round:
         # what was put aside is known only from a check that saw the table the round left
