@@ -25,6 +25,21 @@ class ZoneRead(Event):
     unreadable: int = 0
     floors: tuple[str, ...] = ()
 
+    @classmethod
+    def of(cls, view, floors: bool = False) -> ZoneRead:
+        """The reading of one zone the card reader saw (a vision.card_zones.ZoneView not
+        blocked by a hand); `floors`: the cards' floor patterns were asked for too."""
+        up = [c for c in view.cards if not c.face_down]
+        return cls(
+            view.zone,
+            tuple(c.colour for c in up),
+            tuple(c.confidence for c in up),
+            face_down=len(view.cards) - len(up),
+            touching=any(c.touching for c in view.cards),
+            unreadable=view.unreadable,
+            floors=tuple(c.floor for c in up) if floors else (),
+        )
+
     @property
     def empty(self) -> bool:
         return not self.colours and not self.face_down and not self.unreadable

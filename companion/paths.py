@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
+import shutil
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 ENV_VAR = "COMPANION_DATA_DIR"
@@ -35,3 +39,19 @@ def ring_calibration_path(directory: Path) -> Path:
 def node_calibration_path(directory: Path) -> Path:
     """The Node table's calibration, beside the ball camera's."""
     return Path(directory) / "node-calibration.json"
+
+
+@contextlib.contextmanager
+def demo_dir(chosen: str | None, prefix: str) -> Iterator[Path]:
+    """Where a demo keeps its game log: the directory asked for (kept afterwards), else a
+    temporary one, removed when the demo ends."""
+    if chosen:
+        path = Path(chosen).expanduser()
+        path.mkdir(parents=True, exist_ok=True)
+        yield path
+        return
+    tmp = tempfile.mkdtemp(prefix=prefix)
+    try:
+        yield Path(tmp)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)

@@ -34,22 +34,11 @@ class CardAdapter:
             self._for = spec
             self.cards = self._reader(spec, image)
             return []
-        out = []
-        for view in self.cards.read(image):
-            if view.blocked:
-                continue  # a hand over the zone: no reading at all
-            up = [c for c in view.cards if not c.face_down]
-            out.append(
-                ZoneRead(
-                    view.zone,
-                    tuple(c.colour for c in up),
-                    tuple(c.confidence for c in up),
-                    face_down=len(view.cards) - len(up),
-                    touching=any(c.touching for c in view.cards),
-                    unreadable=view.unreadable,
-                    floors=tuple(c.floor for c in up) if spec.floors else (),
-                )
-            )
+        out = [  # a hand over a zone: no reading of it at all
+            ZoneRead.of(view, floors=bool(spec.floors))
+            for view in self.cards.read(image)
+            if not view.blocked
+        ]
         self.setup.reading.set()
         return out
 

@@ -26,9 +26,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import shutil
 import sys
-import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -521,14 +519,7 @@ def _median(values: list[float]) -> float | None:
 
 def main(argv: list[str]) -> int:
     args = _parser().parse_args(argv)
-    tmp = None
-    if args.data_dir:
-        data_dir = Path(args.data_dir).expanduser()
-        data_dir.mkdir(parents=True, exist_ok=True)
-    else:
-        tmp = tempfile.mkdtemp(prefix="laser-demo-")
-        data_dir = Path(tmp)
-    try:
+    with paths.demo_dir(args.data_dir, "laser-demo-") as data_dir:
         out = run_demo(
             data_dir,
             mode=args.mode,
@@ -541,7 +532,4 @@ def main(argv: list[str]) -> int:
         )
         json.dump(out, sys.stdout, indent=1)
         sys.stdout.write("\n")
-    finally:
-        if tmp:
-            shutil.rmtree(tmp, ignore_errors=True)
     return 0

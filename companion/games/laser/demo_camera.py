@@ -71,17 +71,6 @@ class Camera:
             views = self.cards.read(frame)
             self.ms["cards"].append(1000 * (time.perf_counter() - started))
             for view in views:
-                if view.blocked:
-                    continue  # a hand over the centre: no reading at all
-                up = [c for c in view.cards if not c.face_down]
-                self.runtime.post(
-                    ZoneRead(
-                        view.zone,
-                        tuple(c.colour for c in up),
-                        tuple(c.confidence for c in up),
-                        face_down=len(view.cards) - len(up),
-                        touching=any(c.touching for c in view.cards),
-                        unreadable=view.unreadable,
-                    )
-                )
+                if not view.blocked:  # a hand over the centre: no reading at all
+                    self.runtime.post(ZoneRead.of(view))
         self.runtime.drain(WAIT)

@@ -16,9 +16,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import shutil
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -192,13 +190,7 @@ def _cue(cue: Cue, asked: list[str], say) -> None:
 
 def main(argv: list[str]) -> int:
     args = _parser().parse_args(argv)
-    tmp = None
-    if args.data_dir:
-        data_dir = Path(args.data_dir).expanduser()
-    else:
-        tmp = tempfile.mkdtemp(prefix="node-demo-")
-        data_dir = Path(tmp)
-    try:
+    with paths.demo_dir(args.data_dir, "node-demo-") as data_dir:
         out = run_demo(
             data_dir,
             seed=args.seed,
@@ -209,7 +201,4 @@ def main(argv: list[str]) -> int:
         )
         json.dump(out, sys.stdout, indent=1)
         sys.stdout.write("\n")
-    finally:
-        if tmp:
-            shutil.rmtree(tmp, ignore_errors=True)
     return 0
