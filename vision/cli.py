@@ -6,9 +6,11 @@
         [--first-end left] [--ball-radius MIN,MAX] [--slot-pitch PX] [--zone NAME=X,Y,W,H]...
     companion vision calibrate-table --calibration calib.json --empty EMPTY.png
         [--balls FRAME=blue,pink,...]... [--cards FRAME=seat1:blue,seat2:pink]...
+        [--floors FRAME[=ZONE]]
     companion vision render --light tungsten --balls blue,pink --out frame.png
     companion vision read node --calibration node.json BEFORE.jpg AFTER.jpg
-    companion vision read cards --calibration calib.json [--empty EMPTY.png] IMAGE...
+    companion vision read cards --calibration calib.json [--empty EMPTY.png] [--floors]
+        IMAGE...
     companion vision read laser --calibration ring.json IMAGE
 
 Bad input is a one-line UsageError (exit 2); a damaged calibration file, a CalibrationError.
@@ -19,6 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 from companion.errors import UsageError
@@ -76,6 +79,11 @@ def _parser() -> argparse.ArgumentParser:
         action="append",
         default=[],
         help="FRAME=zone:colour,zone:colour one card in each listed zone",
+    )
+    t.add_argument(
+        "--floors",
+        help="FRAME[=ZONE] one competitive Laser prism card of each floor (wood, carpet, "
+        "ceramic) laid left to right in ZONE (default: centre)",
     )
     read = sub.add_parser("read", help="read what lies on the table in photos")
     what = read.add_subparsers(dest="what", parser_class=type(read))
@@ -227,8 +235,8 @@ def _calibrate_table(args) -> int:
     from vision.detect import load_image
 
     base = C.load(args.calibration)
-    if not args.balls and not args.cards:
-        raise UsageError("give at least one --balls or --cards frame")
+    if not args.balls and not args.cards and not args.floors:
+        raise UsageError("give at least one --balls, --cards or --floors frame")
     empty = load_image(args.empty)
     balls, cards = [], []
     for item in args.balls:
@@ -245,21 +253,36 @@ def _calibrate_table(args) -> int:
         cards += L.card_samples(
             base, empty, load_image(name), {z.strip(): c.strip().lower() for z, c in pairs}
         )
+    new = L.calibrate_table(base, balls, cards) if balls or cards else base
+    if args.floors:
+        new = replace(new, floors=_floors(new, empty, args.floors))
     store = C.CalibrationStore(args.calibration)
-    store.propose(L.calibrate_table(base, balls, cards))
+    store.propose(new)
     new = store.accept()
-    print(
-        json.dumps(
-            {
-                "out": str(args.calibration),
-                "balls": len(balls),
-                "cards": len(cards),
-                "prototypes": C.to_json(new)["prototypes"],
-            },
-            indent=2,
-        )
-    )
+    out = {"out": str(args.calibration), "balls": len(balls), "cards": len(cards)}
+    if args.floors:
+        out["floors"] = {f: list(m) for f, m in new.floors.items()}
+    print(json.dumps(out | {"prototypes": C.to_json(new)["prototypes"]}, indent=2))
     return 0
+
+
+def _floors(cal, empty, spec: str) -> dict:
+    """The floor patterns learnt from `--floors FRAME[=ZONE]`."""
+    from vision.detect import load_image
+    from vision.errors import CalibrationError
+    from vision.floor_texture import FLOORS, learn_floors
+
+    name, _, zone = spec.partition("=")
+    zone = zone.strip() or "centre"
+    if zone not in dict(cal.card_zones):
+        raise UsageError(
+            f"--floors: the calibration has no card zone {zone!r} "
+            "(set it with `companion vision regions --zone NAME=X,Y,W,H`)"
+        )
+    try:
+        return learn_floors(load_image(name), empty, cal, FLOORS, zone)
+    except CalibrationError as exc:
+        raise UsageError(f"--floors {name}: {exc}") from None
 
 
 def _render(args) -> int:

@@ -1,12 +1,13 @@
 """`companion vision read cards`: the cards in each card zone of photos, as JSON lines.
 
     companion vision read cards --calibration C.json [--empty EMPTY.png] [--colours a,b]
-        IMAGE...
+        [--floors] IMAGE...
 
 Cards are found against the empty table: `--empty`, or else the first IMAGE (reported as
 `{"image": ..., "empty": true}`). Each further image prints one line:
 `{"image", "zones": [{"zone", "blocked", "unreadable", "cards": [{"colour", "confidence",
-"box": [x, y, w, h], "face_down"?, "touching"?}]}]}`. A face-down card has colour "".
+"box": [x, y, w, h], "face_down"?, "touching"?, "floor"?}]}]}`. A face-down card has colour
+"". With `--floors` each competitive Laser prism card's floor pattern is read too, when sure.
 """
 
 from __future__ import annotations
@@ -23,6 +24,11 @@ def add_parser(what) -> None:
     c.add_argument("--calibration", required=True, help="with card zones and card colours")
     c.add_argument("--empty", help="photo of the table without cards (default: first IMAGE)")
     c.add_argument("--colours", help="comma-separated card colours (default: all learnt)")
+    c.add_argument(
+        "--floors",
+        action="store_true",
+        help="read competitive prism cards' floor patterns too (learnt with calibrate-table)",
+    )
     c.add_argument("images", nargs="+")
 
 
@@ -52,12 +58,23 @@ def run(args) -> int:
             )
     if not colours:
         raise UsageError(f"calibration {args.calibration} has no card colours yet")
+    floors = ()
+    if args.floors:
+        from vision.floor_texture import FLOORS
+
+        missing = [f for f in FLOORS if f not in cal.floors]
+        if missing:
+            raise UsageError(
+                f"--floors: calibration {args.calibration} has not learnt {', '.join(missing)} "
+                "(learn them with `companion vision calibrate-table --floors FRAME`)"
+            )
+        floors = FLOORS
     images = list(args.images)
     empty = args.empty or images.pop(0)
     background = load_image(empty)
     _same_size(empty, background, cal.frame_size)
     try:
-        reader = ZoneReader(cal, colours, background=background)
+        reader = ZoneReader(cal, colours, background=background, floors=floors)
     except CalibrationError as exc:
         raise UsageError(str(exc)) from None
     if not args.empty:

@@ -99,10 +99,10 @@ class Setup:
 
 
 HOW_TO_CALIBRATE = {
-    "balls": "The camera is not calibrated yet: tap the balls in "
-    "(`companion vision calibrate-table`).",
+    "balls": "The camera is not calibrated yet: tap the balls and cards in, and set the "
+    "camera up in Settings, Camera set-up.",
     "ring": "The camera does not know the Laser ring yet: enter the board by touch, and "
-    "calibrate the ring on the camera's calibration screen.",
+    "set the ring up in Settings, Camera set-up.",
     "node": "The camera does not know the Node table yet: enter the cards by touch, and "
-    "calibrate the table on the camera's calibration screen.",
+    "set the table up in Settings, Camera set-up.",
 }

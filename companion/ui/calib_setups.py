@@ -28,6 +28,7 @@ from companion.ui.calib_geometry import Ellipse, Quad, Rect, Segment, Shape, sca
 from vision.calibration import Calibration, CalibrationStore, previous_path
 from vision.classifier import Prototype, learn
 from vision.errors import CalibrationError
+from vision.floor_texture import FLOORS
 
 MAX_SEATS = 5
 LIGHT = "daylight"  # the simulated room while setting up
@@ -121,6 +122,8 @@ CARD_SETS = {
     "Color Milk": ("blue", "green", "orange", "pink", "purple"),
     "Laser": ("red", "yellow", "green", "cyan", "blue", "magenta"),
     "backs": ("back",),
+    # one competitive prism card of each floor pattern, any colour, in the centre
+    "Laser floors": FLOORS,
 }
 
 
@@ -169,6 +172,7 @@ class CardsSetup(Setup):
         self.changed = False
         self.card_set = next(iter(CARD_SETS))
         self.samples: dict[tuple[str, str], list] = {}  # (kind, colour) -> Lab samples
+        self.floors: dict[str, tuple[float, ...]] = {}  # learnt here; else the file's
 
     def set_seats(self, n: int) -> None:
         n = max(1, min(MAX_SEATS, n))
@@ -198,6 +202,8 @@ class CardsSetup(Setup):
         """The cards of the chosen set spread over the zones in order, as evenly as they go
         (6 colours over 4 zones: 2, 2, 1, 1), each zone's read left to right."""
         colours, zones = CARD_SETS[self.card_set], self.zones()
+        if colours == FLOORS:
+            return {"centre": FLOORS}
         if colours == ("back",):
             return dict.fromkeys(zones, colours)
         out, i = {}, 0
@@ -213,12 +219,21 @@ class CardsSetup(Setup):
         plan = self.plan()
         out = {"tray": f"tray: {letters(BALL_COLOURS)} from the left", "white": "white"}
         for zone in self.zones():
-            out[zone] = f"{zone}: {letters(plan[zone])}" if zone in plan else zone
+            out[zone] = zone
+            if zone in plan:
+                cards = " ".join(plan[zone]) if plan[zone] == FLOORS else letters(plan[zone])
+                out[zone] = f"{zone}: {cards}"
         return out
 
     def instructions(self) -> str:
         from vision.render import BALL_COLOURS
 
+        if self.card_set == "Laser floors":
+            return (
+                "Drag each box onto its place. Learn: Empty table first, then lay one "
+                f"competitive prism card of each floor in the centre, left to right: "
+                f"{', '.join(FLOORS)}."
+            )
         return (
             "Drag each box onto its place. Learn: Empty table first, then lay the balls "
             f"({letters(BALL_COLOURS)} from the left) and the cards shown in each zone."
@@ -241,6 +256,7 @@ class CardsSetup(Setup):
             white_roi=self.shapes["white"].whole(fs),
             card_zones=zones,
             frame_size=fs,
+            floors=self.floors or self.base.floors,
         )
 
     def learn(self, empty, frame) -> str:
@@ -260,6 +276,8 @@ class CardsSetup(Setup):
             learnt.append(f"balls {letters(BALL_COLOURS)}")
         elif balls:
             missing.append(f"{len(balls)} balls in the tray, not {len(BALL_COLOURS)}")
+        if self.card_set == "Laser floors":
+            return self._learn_floors(empty, frame, cal, learnt, missing)
         plan = self.plan()
         found = detect_cards(frame, empty, cal, zones=list(plan))
         got = []
@@ -278,12 +296,25 @@ class CardsSetup(Setup):
             self.samples[("card", colour)] = [lab for c, lab in got if c == colour]
         if got:
             learnt.append(f"cards {letters(sorted({c for c, _ in got}))}")
+        return self._said(learnt, missing) + " " + self.colours_known()
+
+    def _learn_floors(self, empty, frame, cal, learnt, missing) -> str:
+        """The floor patterns from one competitive prism card of each laid in the centre,
+        left to right in the order of `FLOORS` (`vision.floor_texture.learn_floors`)."""
+        from vision.floor_texture import learn_floors
+
+        try:
+            self.floors = learn_floors(frame, empty, cal, FLOORS, "centre")
+            learnt.append(f"floors {', '.join(FLOORS)}")
+        except CalibrationError as exc:
+            missing.append(str(exc))
+        return self._said(learnt, missing)
+
+    def _said(self, learnt: list[str], missing: list[str]) -> str:
         if learnt:
             self.changed = True
         said = "Learnt " + "; ".join(learnt) + "." if learnt else "Nothing learnt."
-        if missing:
-            said += " Missing: " + "; ".join(missing) + "."
-        return said + " " + self.colours_known()
+        return said + (" Missing: " + "; ".join(missing) + "." if missing else "")
 
     def colours_known(self) -> str:
         have = self.calibration().colours
@@ -298,9 +329,11 @@ class CardsSetup(Setup):
 
     def scene(self, laid: bool, i: int) -> np.ndarray:
         from vision.render import BALL_COLOURS
-        from vision.render_cards import render_seats
+        from vision.render_cards import FLOOR_CARDS, render_seats
 
         seats = self.plan() if laid else {}
+        if seats.get("centre") == FLOORS:
+            seats = {"centre": FLOOR_CARDS}
         balls = BALL_COLOURS if laid else ()
         return render_seats(seats, LIGHT, 1, self.frame_size, frame=i % 4, angle=8, balls=balls)
 

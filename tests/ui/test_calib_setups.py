@@ -128,3 +128,36 @@ def test_no_card_found_is_said(tmp_path):
     empty = render_node_table([], "daylight", 5)
     assert setup.find_card(None, empty).startswith("First take the Empty table")
     assert setup.find_card(empty, empty) == "No card found: no card was added."
+
+
+def test_the_floors_learnt_on_the_set_up_read_competitive_cards(tmp_path):
+    from vision.card_zones import ZoneReader
+    from vision.floor_texture import FLOORS
+    from vision.render import LASER_COLOURS
+    from vision.render_cards import CENTRE, empty_table, render_seats, seat_calibration
+
+    path = tmp_path / "c.json"
+    calibration.save(path, replace(seat_calibration(), floors={}))
+    setup = CardsSetup(path, (640, 480))
+    while setup.card_set != "Laser floors":
+        setup.next_card_set()
+    assert setup.plan() == {"centre": FLOORS}
+    assert setup.labels()["centre"] == "centre: wood carpet ceramic"
+    empty = setup.scene(False, 0)
+    said = setup.learn(empty, empty)  # nothing laid yet: nothing learnt, and why
+    assert said == "Nothing learnt. Missing: lay one card of each floor " + (
+        "(wood, carpet, ceramic) in centre: 0 card(s) seen."
+    ), said
+    said = setup.learn(empty, setup.scene(True, 1))  # the balls laid in the tray too
+    assert said == "Learnt balls B G O Pk Pu; floors wood, carpet, ceramic.", said
+    setup.accept()
+
+    cal = calibration.load(path)
+    assert set(cal.floors) == set(FLOORS)
+    cards = ["cyan:ceramic", "yellow:wood", "magenta:carpet"]
+    reader = ZoneReader(
+        cal, LASER_COLOURS, zones=[CENTRE], background=empty_table("tungsten", 90), floors=FLOORS
+    )
+    (view,) = reader.read(render_seats({CENTRE: cards}, "tungsten", 90, frame=1, angle=12))
+    read = [c.floor for c in sorted(view.cards, key=lambda c: c.box[0])]
+    assert read == ["ceramic", "wood", "carpet"], read

@@ -87,3 +87,36 @@ def test_a_calibration_without_zones_is_refused(files, capsys, tmp_path):
     d, _ = files
     code, _, err = run(capsys, "--calibration", tmp_path / "c.json", d / "empty.png")
     assert code == 2 and "no card zones" in err
+
+
+def test_floors_learnt_from_a_photo_and_read_from_others(tmp_path, capsys):
+    """calibrate-table --floors learns the floor patterns; read cards --floors reads them."""
+    from dataclasses import replace
+
+    from vision.floor_texture import FLOORS
+    from vision.render_cards import CENTRE, FLOOR_CARDS
+
+    calib = tmp_path / "calib.json"
+    save(calib, replace(seat_calibration(), floors={}))
+    empty, learn, later = tmp_path / "empty.png", tmp_path / "learn.png", tmp_path / "later.png"
+    cv2.imwrite(str(empty), empty_table("warm-led", 31))
+    cv2.imwrite(str(learn), render_seats({CENTRE: FLOOR_CARDS}, "warm-led", 31, frame=1))
+    laid = ["magenta:carpet", "cyan:ceramic", "yellow:wood"]
+    cv2.imwrite(str(later), render_seats({CENTRE: laid}, "warm-led", 31, frame=2, angle=15))
+
+    code, _, err = run(capsys, "--calibration", calib, "--floors", empty, later)
+    assert code == 2 and "has not learnt wood, carpet, ceramic" in err
+    for frame, why in ((empty, "0 card(s) seen"), (f"{learn}=seat2", "in seat2: 0 card(s)")):
+        argv = ["--calibration", calib, "--empty", empty, "--floors", frame]
+        assert companion_main(["vision", "calibrate-table", *map(str, argv)]) == 2
+        assert why in capsys.readouterr().err
+    argv = ["--calibration", calib, "--empty", empty, "--floors", learn]
+    assert companion_main(["vision", "calibrate-table", *map(str, argv)]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert sorted(out["floors"]) == sorted(FLOORS) and out["balls"] == out["cards"] == 0
+
+    code, lines, err = run(capsys, "--calibration", calib, "--floors", empty, later)
+    assert code == 0, err
+    (centre,) = [z for z in lines[1]["zones"] if z["zone"] == CENTRE]
+    cards = sorted(centre["cards"], key=lambda c: c["box"][0])
+    assert [(c["colour"], c["floor"]) for c in cards] == [tuple(c.split(":")) for c in laid]
