@@ -16,6 +16,7 @@ from companion.session import Session
 from companion.ui.app import Root, game_screen_class
 from companion.ui.context import AppContext
 from companion.ui.render import pump
+from companion.ui.sim_strip import STRIP_HEIGHT
 from companion.ui.widgets import MIN_BUTTON
 from tests.ui.fingers import off_window, on_window
 
@@ -35,6 +36,23 @@ def small_buttons(screen) -> list[str]:
     return out
 
 
+def off_screen(screen) -> list[str]:
+    """Enabled, visible buttons not wholly inside the screen (cut off, or under the strip
+    or another row), as 'text'."""
+    x0, y0 = screen.to_window(*screen.pos)
+    x1, y1 = x0 + screen.width, y0 + screen.height
+    out = []
+    for w in screen.walk(restrict=True):
+        if not isinstance(w, ButtonBehavior) or w.disabled or not _visible(w):
+            continue
+        if not (w.width and w.height):
+            continue
+        wx, wy = w.to_window(*w.pos)
+        if wx < x0 - 0.5 or wy < y0 - 0.5 or wx + w.width > x1 + 0.5 or wy + w.height > y1 + 0.5:
+            out.append(repr(getattr(w, "text", type(w).__name__)))
+    return out
+
+
 def _visible(w) -> bool:
     while w is not None:
         if getattr(w, "opacity", 1) == 0:
@@ -50,17 +68,18 @@ def ctx(data_dir):
     ctx.log.close()
 
 
-def test_home_setup_settings_and_unfinished_games(ctx):
+@pytest.mark.parametrize("height", [480, 480 - STRIP_HEIGHT])  # on a Pi; over the sim strip
+def test_home_setup_settings_and_unfinished_games(ctx, height):
     for players in (("Anna", "Ben"), ("Chloe", "David", "Emma")):  # Home offers to resume
         Session.start(games.load("laser"), ctx.log, GameConfig(players))
     root = Root(ctx)
     seen = {}
-    on_window(root)
+    on_window(root, (800, height))
     try:
         for name in ("home", "settings", "unfinished", "history", "stats"):
             root.current = name
             pump()
-            seen[name] = small_buttons(root.get_screen(name))
+            seen[name] = small_buttons(root.get_screen(name)) + off_screen(root.get_screen(name))
         for g in games.catalogue():
             root.choose_game(g.name)
             pump()
