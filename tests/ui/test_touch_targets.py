@@ -1,7 +1,7 @@
-"""Every enabled button on every screen is drawn at least 48x48 px at the Pi's 800x480: Home,
-player set-up, Settings, the unfinished games, History, Statistics, and each game's screen
-in its main phases (the screen is checked after every step of a scripted game, so each
-phase it passes through is walked)."""
+"""Every enabled button on every screen is drawn at least 48x48 px and wholly on its screen at
+the Pi's 800x480, and over the simulated table's strip: Home, player set-up, Settings, the
+unfinished games, History, Statistics, and each game's screen in its main phases (the screen
+is checked after every step of a scripted game, so each phase it passes through is walked)."""
 
 from __future__ import annotations
 
@@ -174,7 +174,7 @@ def test_every_phase_of_every_game(ctx, scenario):
     clock = FakeClock()
     session = Session.start(games.load(game), ctx.log, GameConfig(players, options), clock=clock)
     screen = game_screen_class(game)(ctx=ctx, session=session)
-    on_window(screen)
+    on_window(screen, (800, 480 - STRIP_HEIGHT))  # the smaller area: over the simulated strip
     small, phases = {}, []
     try:
         for step in [None, *steps]:
@@ -183,7 +183,7 @@ def test_every_phase_of_every_game(ctx, scenario):
             pump(2)
             phase = f"{getattr(session.state, 'phase', '')} after {step!r:.40}"
             phases.append(phase)
-            if found := small_buttons(screen):
+            if found := small_buttons(screen) + off_screen(screen):
                 small[phase] = found
     finally:
         off_window(screen)
