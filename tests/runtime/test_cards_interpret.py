@@ -114,7 +114,7 @@ def test_the_likely_predictions_are_offered_as_answers_and_each_is_legal():
         GAME.apply(state, answer)  # raises if the rules refuse it
 
 
-def test_a_zone_bonus_already_paid_is_not_offered_again():
+def test_a_zone_bonus_already_paid_is_not_offered_again_nor_asked():
     state = revealing()
     state, _ = GAME.apply(state, Predict("Ann", ("blue", "pink"), "double"))
     state, _ = GAME.apply(state, Predict("Bo", ("green",)))
@@ -124,8 +124,14 @@ def test_a_zone_bonus_already_paid_is_not_offered_again():
         phase="check",
         players=tuple(replace(p, prediction=(), zone="", fulfilled=None) for p in state.players),
     )
-    _, cue = asked(state, ZoneRead("seat1", ("pink", "blue"), (1.0, 1.0)))
-    assert cue.answers == (Predict("Ann", ("blue", "pink")),)  # the double paid already
+    _, cue = asked(state, ZoneRead("seat1", ("pink", "blue"), (0.5, 1.0)))
+    # the double paid already: not among the answers
+    assert cue.answers == (Predict("Ann", ("blue", "pink")), Predict("Ann", ("blue",)))
+    # read clean, the same cards score alike as free or as the double: entered, not asked
+    out, _ = feed(state, [ZoneRead("seat1", ("pink", "blue"), (1.0, 1.0))] * 2)
+    assert out == [Predict("Ann", ("blue", "pink"))]
+    out, _ = feed(state, [ZoneRead("seat2", ("pink", "blue"), (1.0, 1.0))] * 2)
+    assert isinstance(out[0], CardsToConfirm)  # Bo has not made that double yet
 
 
 def test_a_question_from_an_older_log_keeps_its_words_without_answers():

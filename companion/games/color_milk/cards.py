@@ -6,6 +6,8 @@ Zone `seatN` lies in front of the N-th player. While the round's predictions are
 - 1, 4 or 5 clean cards: that player's free prediction, entered as a `Predict`;
 - 2 or 3 clean cards: the prediction may be the board's double/triple; only the player
   knows, so a question with the colours filled in (`CardsToConfirm`), answered by a tap;
+  once that double/triple has paid its bonus (once a game), the two answers score alike
+  and the cards are entered as a free prediction;
 - anything doubtful (below the ask threshold, a card it cannot read, a colour twice, cards
   touching, more than 5 cards, something that is no card): a question naming the seat.
 A question's answers are the likely predictions (`answers`): each colour set read as a free
@@ -170,8 +172,8 @@ def _meaning(state: MilkState, seat: int, r: ZoneRead) -> Event:
             tuple(x for x in dict.fromkeys((as_read, sure)) if x),
         )
     colours = tuple(sorted(read, key=COLOURS.index))
-    if len(colours) in (2, 3):
-        zone = ZONE_OF_SIZE[len(colours)]
+    zone = ZONE_OF_SIZE.get(len(colours))
+    if zone and zone_entry(zone, colours) not in state.players[seat].zone_done:
         return CardsToConfirm(
             name,
             f"{who}: {' + '.join(colours)}. A free prediction, or the {zone} of the "
