@@ -232,30 +232,35 @@ def _regions(args) -> int:
 def _calibrate_table(args) -> int:
     from vision import calibration as C
     from vision import learn as L
-    from vision.detect import load_image
+    from vision.detect import load_frame
 
     base = C.load(args.calibration)
     if not args.balls and not args.cards and not args.floors:
         raise UsageError("give at least one --balls, --cards or --floors frame")
-    empty = load_image(args.empty)
+    empty = load_frame(args.empty, base.frame_size)
+
+    def frame_of(path):  # every frame the size of the empty one: the regions are its pixels
+        return load_frame(path, empty.shape[1::-1])
+
     balls, cards = [], []
     for item in args.balls:
         name, _, colours = item.partition("=")
         want = [c.strip().lower() for c in colours.split(",") if c.strip()]
         if not want:
             raise UsageError(f"--balls must be FRAME=colour,colour,..., got {item!r}")
-        balls += L.tray_samples(base, empty, load_image(name), want)
+        balls += L.tray_samples(base, empty, frame_of(name), want)
     for item in args.cards:
         name, _, spec = item.partition("=")
         pairs = [p.split(":", 1) for p in spec.split(",") if p.strip()]
         if not pairs or any(len(p) != 2 or not p[0] or not p[1] for p in pairs):
             raise UsageError(f"--cards must be FRAME=zone:colour,..., got {item!r}")
         cards += L.card_samples(
-            base, empty, load_image(name), {z.strip(): c.strip().lower() for z, c in pairs}
+            base, empty, frame_of(name), {z.strip(): c.strip().lower() for z, c in pairs}
         )
     new = L.calibrate_table(base, balls, cards) if balls or cards else base
     if args.floors:
-        new = replace(new, floors=_floors(new, empty, args.floors))
+        name, _, zone = args.floors.partition("=")
+        new = replace(new, floors=_floors(new, empty, frame_of(name), zone))
     store = C.CalibrationStore(args.calibration)
     store.propose(new)
     new = store.accept()
@@ -266,13 +271,11 @@ def _calibrate_table(args) -> int:
     return 0
 
 
-def _floors(cal, empty, spec: str) -> dict:
+def _floors(cal, empty, frame, zone: str) -> dict:
     """The floor patterns learnt from `--floors FRAME[=ZONE]`."""
-    from vision.detect import load_image
     from vision.errors import CalibrationError
     from vision.floor_texture import FLOORS, learn_floors
 
-    name, _, zone = spec.partition("=")
     zone = zone.strip() or "centre"
     if zone not in dict(cal.card_zones):
         raise UsageError(
@@ -280,9 +283,9 @@ def _floors(cal, empty, spec: str) -> dict:
             "(set it with `companion vision regions --zone NAME=X,Y,W,H`)"
         )
     try:
-        return learn_floors(load_image(name), empty, cal, FLOORS, zone)
+        return learn_floors(frame, empty, cal, FLOORS, zone)
     except CalibrationError as exc:
-        raise UsageError(f"--floors {name}: {exc}") from None
+        raise UsageError(f"--floors: {exc}") from None
 
 
 def _render(args) -> int:

@@ -40,6 +40,18 @@ def load_image(path: str | Path) -> np.ndarray:
     return frame
 
 
+def load_frame(path: str | Path, size: tuple[int, int] | None) -> np.ndarray:
+    """`load_image`, refused unless it is `size` (width, height): a calibration's regions are
+    pixels of one frame size, so a photo of another size cannot be read with them."""
+    frame = load_image(path)
+    if size and tuple(frame.shape[1::-1]) != tuple(size):
+        raise UsageError(
+            f"{path}: the image is {frame.shape[1]}x{frame.shape[0]}, the calibration's "
+            f"regions are for {size[0]}x{size[1]}"
+        )
+    return frame
+
+
 def _inside(x: float, y: float, rect) -> bool:
     rx, ry, rw, rh = rect
     return rx <= x < rx + rw and ry <= y < ry + rh

@@ -35,7 +35,7 @@ def add_parser(what) -> None:
 def run(args) -> int:
     from vision import calibration as C
     from vision.card_zones import BACK, ZoneReader
-    from vision.detect import load_image
+    from vision.detect import load_frame
     from vision.errors import CalibrationError
 
     if not Path(args.calibration).is_file():
@@ -71,8 +71,7 @@ def run(args) -> int:
         floors = FLOORS
     images = list(args.images)
     empty = args.empty or images.pop(0)
-    background = load_image(empty)
-    _same_size(empty, background, cal.frame_size)
+    background = load_frame(empty, cal.frame_size)
     try:
         reader = ZoneReader(cal, colours, background=background, floors=floors)
     except CalibrationError as exc:
@@ -80,17 +79,7 @@ def run(args) -> int:
     if not args.empty:
         print(json.dumps({"image": empty, "empty": True}))
     for path in images:
-        frame = load_image(path)
-        _same_size(path, frame, background.shape[1::-1])
+        frame = load_frame(path, background.shape[1::-1])
         views = reader.read(frame)
         print(json.dumps({"image": path, "zones": [v.to_json() for v in views]}))
     return 0
-
-
-def _same_size(path, frame, size) -> None:
-    """The zones are pixels of one frame size: a photo of another size cannot be read."""
-    if size and tuple(frame.shape[1::-1]) != tuple(size):
-        raise UsageError(
-            f"{path}: the image is {frame.shape[1]}x{frame.shape[0]}, the calibration's "
-            f"zones are for {size[0]}x{size[1]}"
-        )

@@ -120,3 +120,17 @@ def test_floors_learnt_from_a_photo_and_read_from_others(tmp_path, capsys):
     (centre,) = [z for z in lines[1]["zones"] if z["zone"] == CENTRE]
     cards = sorted(centre["cards"], key=lambda c: c["box"][0])
     assert [(c["colour"], c["floor"]) for c in cards] == [tuple(c.split(":")) for c in laid]
+
+
+def test_a_photo_of_another_size_is_refused_in_one_line(files, tmp_path, capsys):
+    d, _ = files
+    small = tmp_path / "small.png"
+    cv2.imwrite(str(small), cv2.resize(cv2.imread(str(d / "cards.png")), (320, 240)))
+    code, lines, err = run(capsys, "--calibration", d / "calib.json", d / "empty.png", small)
+    assert code == 2 and "small.png: the image is 320x240" in err and "for 640x480" in err
+    for flag, value in (("--floors", small), ("--cards", f"{small}=seat1:blue")):
+        argv = ["--calibration", d / "calib.json", "--empty", d / "empty.png", flag, value]
+        before = (d / "calib.json").read_bytes()
+        assert companion_main(["vision", "calibrate-table", *map(str, argv)]) == 2
+        assert "the image is 320x240" in capsys.readouterr().err
+        assert (d / "calib.json").read_bytes() == before  # nothing written
