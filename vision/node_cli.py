@@ -32,6 +32,12 @@ def read_node(args) -> int:
             f"{args.before} is {before.shape[1]}x{before.shape[0]} but {args.after} is "
             f"{after.shape[1]}x{after.shape[0]}: both must come from the same camera"
         )
+    h, w = before.shape[:2]
+    if not all(-1 <= x <= w and -1 <= y <= h for x, y in cal.corners):
+        raise UsageError(
+            f"the table's corners in {args.calibration} lie outside these {w}x{h} photos: "
+            "photos of another size, or another camera's calibration"
+        )
     reading = NodeReader(cal).read(before, after)
     print(json.dumps({"before": args.before, "after": args.after, **reading.to_json()}))
     return 0

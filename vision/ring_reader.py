@@ -389,13 +389,9 @@ def learn_ring(
 
 def read_command(args) -> int:
     """Print the reading of one image as JSON (see `RingReading.to_json`)."""
-    import cv2
-
-    from companion.errors import UsageError
+    from vision.detect import load_frame
 
     cal = load(args.calibration)
-    frame = cv2.imread(args.image, cv2.IMREAD_COLOR)
-    if frame is None:
-        raise UsageError(f"cannot read the image {args.image}")
+    frame = load_frame(args.image, cal.frame_size)
     print(json.dumps(RingReader(cal).read(frame).to_json()))
     return 0

@@ -46,6 +46,7 @@ def test_reads_the_card_laid_between_two_photos(files, capsys):
         ("node.json", "missing.png", "after.jpg", "no such file"),
         ("node.json", "before.png", "notes.txt", "not an image"),
         ("node.json", "before.png", "small.png", "same camera"),
+        ("node.json", "small.png", "small.png", "corners in"),  # the table lies off the photo
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(files, capsys, calibration, before, after, says):

@@ -146,7 +146,8 @@ def test_cli_reads_the_ring(cal, tmp_path, capsys):
 @pytest.mark.parametrize(
     "args, words",
     [
-        (["read", "laser", "--calibration", "{calib}", "{missing}"], "cannot read the image"),
+        (["read", "laser", "--calibration", "{calib}", "{missing}"], "cannot read image"),
+        (["read", "laser", "--calibration", "{calib}", "{small}"], "the image is 320x240"),
         (["read", "node", "--calibration", "{calib}", "{image}"], "after"),
         (["read", "laser", "--calibration", "{missing}", "{image}"], "ring calibration"),
         (["read", "laser", "{image}"], "--calibration"),
@@ -157,7 +158,9 @@ def test_cli_errors_are_one_line(cal, tmp_path, capsys, args, words):
     save(calib, cal)
     image = tmp_path / "table.png"
     cv2.imwrite(str(image), render_ring(BOARD, "daylight", 5))
-    paths = {"calib": calib, "image": image, "missing": tmp_path / "nope.png"}
+    small = tmp_path / "small.png"
+    cv2.imwrite(str(small), cv2.resize(cv2.imread(str(image)), (320, 240)))
+    paths = {"calib": calib, "image": image, "missing": tmp_path / "nope.png", "small": small}
     code = main(["vision", *[a.format(**paths) for a in args]])
     err = capsys.readouterr().err
     assert code in (1, 2) and len(err.strip().splitlines()) == 1 and words in err
