@@ -122,9 +122,10 @@ CARD_SETS = {
     "Color Milk": ("blue", "green", "orange", "pink", "purple"),
     "Laser": ("red", "yellow", "green", "cyan", "blue", "magenta"),
     "backs": ("back",),
-    # one competitive prism card of each floor pattern, any colour, in the centre
-    "Laser floors": FLOORS,
 }
+# not colours: one competitive Laser prism card of each floor pattern, any colour, in the centre
+FLOOR_SET = "Laser floors"
+CARD_SETS[FLOOR_SET] = FLOORS
 
 
 class CardsSetup(Setup):
@@ -202,7 +203,7 @@ class CardsSetup(Setup):
         """The cards of the chosen set spread over the zones in order, as evenly as they go
         (6 colours over 4 zones: 2, 2, 1, 1), each zone's read left to right."""
         colours, zones = CARD_SETS[self.card_set], self.zones()
-        if colours == FLOORS:
+        if self.card_set == FLOOR_SET:
             return {"centre": FLOORS}
         if colours == ("back",):
             return dict.fromkeys(zones, colours)
@@ -221,14 +222,14 @@ class CardsSetup(Setup):
         for zone in self.zones():
             out[zone] = zone
             if zone in plan:
-                cards = " ".join(plan[zone]) if plan[zone] == FLOORS else letters(plan[zone])
+                cards = " ".join(FLOORS) if self.card_set == FLOOR_SET else letters(plan[zone])
                 out[zone] = f"{zone}: {cards}"
         return out
 
     def instructions(self) -> str:
         from vision.render import BALL_COLOURS
 
-        if self.card_set == "Laser floors":
+        if self.card_set == FLOOR_SET:
             return (
                 "Drag each box onto its place. Learn: Empty table first, then lay one "
                 f"competitive prism card of each floor in the centre, left to right: "
@@ -276,7 +277,7 @@ class CardsSetup(Setup):
             learnt.append(f"balls {letters(BALL_COLOURS)}")
         elif balls:
             missing.append(f"{len(balls)} balls in the tray, not {len(BALL_COLOURS)}")
-        if self.card_set == "Laser floors":
+        if self.card_set == FLOOR_SET:
             return self._learn_floors(empty, frame, cal, learnt, missing)
         plan = self.plan()
         found = detect_cards(frame, empty, cal, zones=list(plan))
@@ -332,7 +333,7 @@ class CardsSetup(Setup):
         from vision.render_cards import FLOOR_CARDS, render_seats
 
         seats = self.plan() if laid else {}
-        if seats.get("centre") == FLOORS:
+        if laid and self.card_set == FLOOR_SET:
             seats = {"centre": FLOOR_CARDS}
         balls = BALL_COLOURS if laid else ()
         return render_seats(seats, LIGHT, 1, self.frame_size, frame=i % 4, angle=8, balls=balls)
