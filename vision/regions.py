@@ -42,6 +42,10 @@ ENCLOSED_SIZE = (0.4, 2.5)  # an enclosed object's area as a share of its neighb
 SURFACE = 0.04  # an object inside a region this much larger lies on it (a ball in a tray)
 GLINT_LIGHTER = 15.0  # a glint is this much lighter (Lab L) than the object it lies on,
 GLINT_CHROMA = 0.6  # and less chromatic than this share of it: a highlight, not an object
+PEERS = 4  # the nearest found objects that tell a region's expected size (fewer: no telling)
+PEER = 0.25  # a neighbour smaller than this share of a region is a crumb, not a peer to go by
+MERGED = 1.7  # a region this many times its peers' median area may be objects merged,
+IN_A_ROW = 1.8  # if it is long: two square objects side by side are 2 long to 1 wide
 
 
 def _gradient(lab: np.ndarray) -> np.ndarray:
@@ -251,6 +255,57 @@ def _enclosed(hulls: list[np.ndarray], lab: np.ndarray, grad: np.ndarray) -> lis
     return out
 
 
+def _centre(hull: np.ndarray) -> tuple[float, float]:
+    m = cv2.moments(hull)
+    return m["m10"] / max(m["m00"], 1e-6), m["m01"] / max(m["m00"], 1e-6)
+
+
+def _split_merged(hulls: list[np.ndarray]) -> list[np.ndarray]:
+    """Neighbours of one colour found as one region (two red stickers side by side whose black
+    gap blurred away): a long region, larger than the objects around it and as many times
+    longer than them as there are objects in it, is cut across its long axis into that many
+    pieces."""
+    if len(hulls) <= PEERS:
+        return hulls
+    areas = np.array([cv2.contourArea(h) for h in hulls])
+    centres = np.array([_centre(h) for h in hulls])
+    rects = [cv2.minAreaRect(h) for h in hulls]
+    longs = np.array([max(r[1]) for r in rects])
+    shorts = np.array([min(r[1]) for r in rects])
+    d = np.hypot(*(centres[:, None, :] - centres[None, :, :]).transpose(2, 0, 1))
+    d[areas[None, :] < PEER * areas[:, None]] = np.inf
+    np.fill_diagonal(d, np.inf)
+    near = np.argsort(d, axis=1)[:, :PEERS]
+    peers = np.isfinite(np.take_along_axis(d, near, axis=1)).all(axis=1)
+    n = np.round(longs / np.maximum(np.median(longs[near], axis=1), 1.0)).astype(int)
+    merged = peers & (areas >= MERGED * np.median(areas[near], axis=1)) & (n >= 2)
+    merged &= longs >= IN_A_ROW * shorts
+    out = []
+    for k, hull in enumerate(hulls):
+        out.extend(_cut_across(hull, rects[k], n[k]) if merged[k] else [hull])
+    return out
+
+
+def _cut_across(hull: np.ndarray, rect, n: int) -> list[np.ndarray]:
+    """`n` pieces of equal length along the long axis of the region's rotated rectangle."""
+    (cx, cy), (rw, rh), angle = rect
+    if rw < rh:
+        rw, angle = rh, angle + 90.0
+    ux, uy = np.cos(np.radians(angle)), np.sin(np.radians(angle))
+    x, y, w, h = cv2.boundingRect(hull)
+    mask = np.zeros((h, w), np.uint8)
+    cv2.drawContours(mask, [hull - np.array([x, y], np.int32).reshape(1, 1, 2)], -1, 1, -1)
+    ys, xs = np.nonzero(mask)
+    t = ((xs + x - cx) * ux + (ys + y - cy) * uy) / rw + 0.5  # 0..1 along the long axis
+    piece = np.clip((t * n).astype(int), 0, n - 1)
+    out = []
+    for i in range(n):
+        pts = np.stack([xs[piece == i] + x, ys[piece == i] + y], axis=1).astype(np.int32)
+        if len(pts) >= 3:
+            out.append(cv2.convexHull(pts.reshape(-1, 1, 2)))
+    return out
+
+
 def object_regions(frame: np.ndarray, white: np.ndarray) -> list[Blob]:
     """Every object of a still photo (full-frame coordinates), largest first."""
     h, w = frame.shape[:2]
@@ -289,7 +344,7 @@ def object_regions(frame: np.ndarray, white: np.ndarray) -> list[Blob]:
             for px, py, piece, part in pieces:
                 pick.take(piece, px, py, part, step)
     out = []
-    hulls = _join_pieces(pick.objects(), lab)
+    hulls = _split_merged(_join_pieces(pick.objects(), lab))
     for hull in hulls + _enclosed(hulls, lab, grad):
         contour = np.round(hull.astype(np.float64) / s).astype(np.int32)
         blob = blob_from_contour(contour)
