@@ -42,7 +42,8 @@ ENCLOSED_SIZE = (0.4, 2.5)  # an enclosed object's area as a share of its neighb
 SURFACE = 0.04  # an object inside a region this much larger lies on it (a ball in a tray)
 GLINT_LIGHTER = 15.0  # a glint is this much lighter (Lab L) than the object it lies on,
 GLINT_CHROMA = 0.6  # and less chromatic than this share of it: a highlight, not an object
-PEERS = 4  # the nearest found objects that tell a region's expected size (fewer: no telling)
+PEERS = 4  # the nearest found objects that tell a region's expected size
+MIN_PEERS = 3  # fewer peers than this tell no expected size (a crop with one object)
 PEER = 0.25  # a neighbour smaller than this share of a region is a crumb, not a peer to go by
 MERGED = 1.7  # a region this many times its peers' median area may be objects merged,
 IN_A_ROW = 1.8  # if it is long: two square objects side by side are 2 long to 1 wide
@@ -260,30 +261,35 @@ def _centre(hull: np.ndarray) -> tuple[float, float]:
     return m["m10"] / max(m["m00"], 1e-6), m["m01"] / max(m["m00"], 1e-6)
 
 
-def _split_merged(hulls: list[np.ndarray]) -> list[np.ndarray]:
+def _split_merged(hulls: list[np.ndarray], shape: tuple[int, int]) -> list[np.ndarray]:
     """Neighbours of one colour found as one region (two red stickers side by side whose black
     gap blurred away): a long region, larger than the objects around it and as many times
     longer than them as there are objects in it, is cut across its long axis into that many
     pieces."""
-    if len(hulls) <= PEERS:
+    rects = [cv2.minAreaRect(h) for h in hulls]
+    long = [k for k, (_, (rw, rh), _) in enumerate(rects) if max(rw, rh) >= IN_A_ROW * min(rw, rh)]
+    if not long:
         return hulls
     areas = np.array([cv2.contourArea(h) for h in hulls])
-    centres = np.array([_centre(h) for h in hulls])
-    rects = [cv2.minAreaRect(h) for h in hulls]
     longs = np.array([max(r[1]) for r in rects])
-    shorts = np.array([min(r[1]) for r in rects])
-    d = np.hypot(*(centres[:, None, :] - centres[None, :, :]).transpose(2, 0, 1))
-    d[areas[None, :] < PEER * areas[:, None]] = np.inf
-    np.fill_diagonal(d, np.inf)
-    near = np.argsort(d, axis=1)[:, :PEERS]
-    peers = np.isfinite(np.take_along_axis(d, near, axis=1)).all(axis=1)
-    n = np.round(longs / np.maximum(np.median(longs[near], axis=1), 1.0)).astype(int)
-    merged = peers & (areas >= MERGED * np.median(areas[near], axis=1)) & (n >= 2)
-    merged &= longs >= IN_A_ROW * shorts
-    out = []
-    for k, hull in enumerate(hulls):
-        out.extend(_cut_across(hull, rects[k], n[k]) if merged[k] else [hull])
-    return out
+    centres = np.array([_centre(h) for h in hulls])
+    h, w = shape
+    boxes = np.array([cv2.boundingRect(hh) for hh in hulls])
+    # an object cut by the photo's edge does not show its size
+    whole = (boxes[:, 0] > 0) & (boxes[:, 1] > 0)
+    whole &= (boxes[:, 0] + boxes[:, 2] < w) & (boxes[:, 1] + boxes[:, 3] < h)
+    pieces = {}
+    for k in long:
+        peers = np.flatnonzero(whole & (areas >= PEER * areas[k]))
+        peers = peers[peers != k]
+        if len(peers) < MIN_PEERS:
+            continue
+        d = np.hypot(*(centres[peers] - centres[k]).T)
+        near = peers[np.argsort(d)[:PEERS]]
+        n = int(round(longs[k] / max(float(np.median(longs[near])), 1.0)))
+        if n >= 2 and areas[k] >= MERGED * float(np.median(areas[near])):
+            pieces[k] = _cut_across(hulls[k], rects[k], n)
+    return [p for k, hull in enumerate(hulls) for p in pieces.get(k, [hull])]
 
 
 def _cut_across(hull: np.ndarray, rect, n: int) -> list[np.ndarray]:
@@ -344,7 +350,7 @@ def object_regions(frame: np.ndarray, white: np.ndarray) -> list[Blob]:
             for px, py, piece, part in pieces:
                 pick.take(piece, px, py, part, step)
     out = []
-    hulls = _split_merged(_join_pieces(pick.objects(), lab))
+    hulls = _split_merged(_join_pieces(pick.objects(), lab), grad.shape)
     for hull in hulls + _enclosed(hulls, lab, grad):
         contour = np.round(hull.astype(np.float64) / s).astype(np.int32)
         blob = blob_from_contour(contour)
