@@ -11,7 +11,9 @@ are taken at several edge thresholds, the finest first: a region found at a fine
 wins, coarser thresholds only add objects where nothing was found yet (a shaded object that the
 fine threshold broke into crumbs). A region that is too large or not compact (two candies
 touching, a sticker that leaks into the background through a gap in its border) is split at
-its narrow necks (`segment.split_touching`).
+its narrow necks (`segment.split_touching`); a long region about twice the size of the objects
+around it (two stickers of one colour whose black gap blurred away) is cut across into as many
+objects as it is long.
 """
 
 from __future__ import annotations
@@ -158,6 +160,11 @@ def _alike_objects(parts: list[tuple[np.ndarray, float]]) -> bool:
     return max(areas) <= ALIKE * min(areas)
 
 
+def _centre(hull: np.ndarray) -> tuple[float, float]:
+    m = cv2.moments(hull)
+    return m["m10"] / max(m["m00"], 1e-6), m["m01"] / max(m["m00"], 1e-6)
+
+
 def _join_pieces(hulls: list[np.ndarray], lab: np.ndarray) -> list[np.ndarray]:
     """Neighbouring regions of one colour (or a crumb beside a large region) with no dark gap
     between them and a convex union are one object that a glint or a shading edge cut in two
@@ -169,8 +176,7 @@ def _join_pieces(hulls: list[np.ndarray], lab: np.ndarray) -> list[np.ndarray]:
         mask = np.zeros((hh, w), np.uint8)
         cv2.drawContours(mask, [h - np.array([x, y], np.int32).reshape(1, 1, 2)], -1, 1, -1)
         means.append(weighted(np.array(cv2.mean(lab[y : y + hh, x : x + w], mask)[:3])))
-        m = cv2.moments(h)
-        centres.append((m["m10"] / max(m["m00"], 1e-6), m["m01"] / max(m["m00"], 1e-6)))
+        centres.append(_centre(h))
     parent = list(range(n))
 
     def root(i: int) -> int:
@@ -256,37 +262,29 @@ def _enclosed(hulls: list[np.ndarray], lab: np.ndarray, grad: np.ndarray) -> lis
     return out
 
 
-def _centre(hull: np.ndarray) -> tuple[float, float]:
-    m = cv2.moments(hull)
-    return m["m10"] / max(m["m00"], 1e-6), m["m01"] / max(m["m00"], 1e-6)
-
-
 def _split_merged(hulls: list[np.ndarray], shape: tuple[int, int]) -> list[np.ndarray]:
     """Neighbours of one colour found as one region (two red stickers side by side whose black
     gap blurred away): a long region, larger than the objects around it and as many times
     longer than them as there are objects in it, is cut across its long axis into that many
     pieces."""
     rects = [cv2.minAreaRect(h) for h in hulls]
-    long = [k for k, (_, (rw, rh), _) in enumerate(rects) if max(rw, rh) >= IN_A_ROW * min(rw, rh)]
-    if not long:
+    sides = np.array([sorted(r[1]) for r in rects]).reshape(-1, 2)  # short, long
+    long = np.flatnonzero(sides[:, 1] >= IN_A_ROW * sides[:, 0])
+    if len(long) == 0:
         return hulls
     areas = np.array([cv2.contourArea(h) for h in hulls])
-    longs = np.array([max(r[1]) for r in rects])
     centres = np.array([_centre(h) for h in hulls])
-    h, w = shape
-    boxes = np.array([cv2.boundingRect(hh) for hh in hulls])
+    x, y, w, h = np.array([cv2.boundingRect(hull) for hull in hulls]).T
     # an object cut by the photo's edge does not show its size
-    whole = (boxes[:, 0] > 0) & (boxes[:, 1] > 0)
-    whole &= (boxes[:, 0] + boxes[:, 2] < w) & (boxes[:, 1] + boxes[:, 3] < h)
+    whole = (x > 0) & (y > 0) & (x + w < shape[1]) & (y + h < shape[0])
     pieces = {}
     for k in long:
         peers = np.flatnonzero(whole & (areas >= PEER * areas[k]))
         peers = peers[peers != k]
         if len(peers) < MIN_PEERS:
             continue
-        d = np.hypot(*(centres[peers] - centres[k]).T)
-        near = peers[np.argsort(d)[:PEERS]]
-        n = int(round(longs[k] / max(float(np.median(longs[near])), 1.0)))
+        near = peers[np.argsort(np.hypot(*(centres[peers] - centres[k]).T))[:PEERS]]
+        n = int(round(sides[k, 1] / max(float(np.median(sides[near, 1])), 1.0)))
         if n >= 2 and areas[k] >= MERGED * float(np.median(areas[near])):
             pieces[k] = _cut_across(hulls[k], rects[k], n)
     return [p for k, hull in enumerate(hulls) for p in pieces.get(k, [hull])]
