@@ -264,8 +264,8 @@ def _enclosed(hulls: list[np.ndarray], lab: np.ndarray, grad: np.ndarray) -> lis
 
 def _split_merged(hulls: list[np.ndarray], shape: tuple[int, int]) -> list[np.ndarray]:
     """Neighbours of one colour found as one region (two red stickers side by side whose black
-    gap blurred away): a long region, larger than the objects around it and as many times
-    longer than them as there are objects in it, is cut across its long axis into that many
+    gap blurred away): a long region, larger than the objects around it and as long as one of
+    them plus the steps to one or more next ones, is cut across its long axis into that many
     pieces."""
     rects = [cv2.minAreaRect(h) for h in hulls]
     sides = np.array([sorted(r[1]) for r in rects]).reshape(-1, 2)  # short, long
@@ -284,8 +284,13 @@ def _split_merged(hulls: list[np.ndarray], shape: tuple[int, int]) -> list[np.nd
         if len(peers) < MIN_PEERS:
             continue
         near = peers[np.argsort(np.hypot(*(centres[peers] - centres[k]).T))[:PEERS]]
-        n = int(round(sides[k, 1] / max(float(np.median(sides[near, 1])), 1.0)))
-        if n >= 2 and areas[k] >= MERGED * float(np.median(areas[near])):
+        if areas[k] < MERGED * float(np.median(areas[near])):
+            continue
+        # as long as one object and (n - 1) steps from an object to the next (its nearest peer)
+        apart = np.hypot(*(centres[near, None] - centres[None, peers]).transpose(2, 0, 1))
+        step = float(np.median(np.sort(apart, axis=1)[:, 1]))
+        n = round(1 + (sides[k, 1] - float(np.median(sides[near, 1]))) / max(step, 1.0))
+        if n >= 2:
             pieces[k] = _cut_across(hulls[k], rects[k], n)
     return [p for k, hull in enumerate(hulls) for p in pieces.get(k, [hull])]
 

@@ -46,11 +46,12 @@ def test_a_face_of_touching_stickers_filling_the_frame_is_nine_objects(cover):
     assert len(found) == 9
 
 
-def test_two_stickers_of_one_colour_with_no_gap_between_them_are_two_objects():
+@pytest.mark.parametrize("merged", [2, 3])
+def test_stickers_of_one_colour_with_no_gap_between_them_are_each_found(merged):
     frame, rects = sticker_face(0.34)
-    (x0, y0, s, _), (x1, _, _, _) = rects[0], rects[1]
+    (x0, y0, s, _), (x1, _, _, _) = rects[0], rects[merged - 1]
     colour = tuple(int(v) for v in frame[y0 + s // 2, x0 + s // 2])
-    cv2.rectangle(frame, (x0, y0), (x1 + s, y0 + s), colour, -1)  # the black gap blurred away
+    cv2.rectangle(frame, (x0, y0), (x1 + s, y0 + s), colour, -1)  # the black gaps blurred away
     found = find_objects(frame)
     for x, y, w, h in rects:
         inside = [o for o in found if x <= o.x <= x + w and y <= o.y <= y + h]
