@@ -11,7 +11,9 @@ are taken at several edge thresholds, the finest first: a region found at a fine
 wins, coarser thresholds only add objects where nothing was found yet (a shaded object that the
 fine threshold broke into crumbs). A region that is too large or not compact (two candies
 touching, a sticker that leaks into the background through a gap in its border) is split at
-its narrow necks (`segment.split_touching`).
+its narrow necks (`segment.split_touching`); a long region about twice the size of the objects
+around it (two stickers of one colour whose black gap blurred away) is cut across into as many
+objects as it is long.
 """
 
 from __future__ import annotations
@@ -42,6 +44,11 @@ ENCLOSED_SIZE = (0.4, 2.5)  # an enclosed object's area as a share of its neighb
 SURFACE = 0.04  # an object inside a region this much larger lies on it (a ball in a tray)
 GLINT_LIGHTER = 15.0  # a glint is this much lighter (Lab L) than the object it lies on,
 GLINT_CHROMA = 0.6  # and less chromatic than this share of it: a highlight, not an object
+PEERS = 4  # the nearest found objects that tell a region's expected size
+MIN_PEERS = 3  # fewer peers than this tell no expected size (a crop with one object)
+PEER = 0.25  # a neighbour smaller than this share of a region is a crumb, not a peer to go by
+MERGED = 1.7  # a region this many times its peers' median area may be objects merged,
+IN_A_ROW = 1.8  # if it is long: two square objects side by side are 2 long to 1 wide
 
 
 def _gradient(lab: np.ndarray) -> np.ndarray:
@@ -153,6 +160,11 @@ def _alike_objects(parts: list[tuple[np.ndarray, float]]) -> bool:
     return max(areas) <= ALIKE * min(areas)
 
 
+def _centre(hull: np.ndarray) -> tuple[float, float]:
+    m = cv2.moments(hull)
+    return m["m10"] / max(m["m00"], 1e-6), m["m01"] / max(m["m00"], 1e-6)
+
+
 def _join_pieces(hulls: list[np.ndarray], lab: np.ndarray) -> list[np.ndarray]:
     """Neighbouring regions of one colour (or a crumb beside a large region) with no dark gap
     between them and a convex union are one object that a glint or a shading edge cut in two
@@ -164,8 +176,7 @@ def _join_pieces(hulls: list[np.ndarray], lab: np.ndarray) -> list[np.ndarray]:
         mask = np.zeros((hh, w), np.uint8)
         cv2.drawContours(mask, [h - np.array([x, y], np.int32).reshape(1, 1, 2)], -1, 1, -1)
         means.append(weighted(np.array(cv2.mean(lab[y : y + hh, x : x + w], mask)[:3])))
-        m = cv2.moments(h)
-        centres.append((m["m10"] / max(m["m00"], 1e-6), m["m01"] / max(m["m00"], 1e-6)))
+        centres.append(_centre(h))
     parent = list(range(n))
 
     def root(i: int) -> int:
@@ -251,6 +262,59 @@ def _enclosed(hulls: list[np.ndarray], lab: np.ndarray, grad: np.ndarray) -> lis
     return out
 
 
+def _split_merged(hulls: list[np.ndarray], shape: tuple[int, int]) -> list[np.ndarray]:
+    """Neighbours of one colour found as one region (two red stickers side by side whose black
+    gap blurred away): a long region, larger than the objects around it and as long as one of
+    them plus the steps to one or more next ones, is cut across its long axis into that many
+    pieces."""
+    rects = [cv2.minAreaRect(h) for h in hulls]
+    sides = np.array([sorted(r[1]) for r in rects]).reshape(-1, 2)  # short, long
+    long = np.flatnonzero(sides[:, 1] >= IN_A_ROW * sides[:, 0])
+    if len(long) == 0:
+        return hulls
+    areas = np.array([cv2.contourArea(h) for h in hulls])
+    centres = np.array([_centre(h) for h in hulls])
+    x, y, w, h = np.array([cv2.boundingRect(hull) for hull in hulls]).T
+    # an object cut by the photo's edge does not show its size
+    whole = (x > 0) & (y > 0) & (x + w < shape[1]) & (y + h < shape[0])
+    pieces = {}
+    for k in long:
+        peers = np.flatnonzero(whole & (areas >= PEER * areas[k]))
+        peers = peers[peers != k]
+        if len(peers) < MIN_PEERS:
+            continue
+        near = peers[np.argsort(np.hypot(*(centres[peers] - centres[k]).T))[:PEERS]]
+        if areas[k] < MERGED * float(np.median(areas[near])):
+            continue
+        # as long as one object and (n - 1) steps from an object to the next (its nearest peer)
+        apart = np.hypot(*(centres[near, None] - centres[None, peers]).transpose(2, 0, 1))
+        step = float(np.median(np.sort(apart, axis=1)[:, 1]))
+        n = round(1 + (sides[k, 1] - float(np.median(sides[near, 1]))) / max(step, 1.0))
+        if n >= 2:
+            pieces[k] = _cut_across(hulls[k], rects[k], n)
+    return [p for k, hull in enumerate(hulls) for p in pieces.get(k, [hull])]
+
+
+def _cut_across(hull: np.ndarray, rect, n: int) -> list[np.ndarray]:
+    """`n` pieces of equal length along the long axis of the region's rotated rectangle."""
+    (cx, cy), (rw, rh), angle = rect
+    if rw < rh:
+        rw, angle = rh, angle + 90.0
+    ux, uy = np.cos(np.radians(angle)), np.sin(np.radians(angle))
+    x, y, w, h = cv2.boundingRect(hull)
+    mask = np.zeros((h, w), np.uint8)
+    cv2.drawContours(mask, [hull - np.array([x, y], np.int32).reshape(1, 1, 2)], -1, 1, -1)
+    ys, xs = np.nonzero(mask)
+    t = ((xs + x - cx) * ux + (ys + y - cy) * uy) / rw + 0.5  # 0..1 along the long axis
+    piece = np.clip((t * n).astype(int), 0, n - 1)
+    out = []
+    for i in range(n):
+        pts = np.stack([xs[piece == i] + x, ys[piece == i] + y], axis=1).astype(np.int32)
+        if len(pts) >= 3:
+            out.append(cv2.convexHull(pts.reshape(-1, 1, 2)))
+    return out
+
+
 def object_regions(frame: np.ndarray, white: np.ndarray) -> list[Blob]:
     """Every object of a still photo (full-frame coordinates), largest first."""
     h, w = frame.shape[:2]
@@ -289,7 +353,7 @@ def object_regions(frame: np.ndarray, white: np.ndarray) -> list[Blob]:
             for px, py, piece, part in pieces:
                 pick.take(piece, px, py, part, step)
     out = []
-    hulls = _join_pieces(pick.objects(), lab)
+    hulls = _split_merged(_join_pieces(pick.objects(), lab), grad.shape)
     for hull in hulls + _enclosed(hulls, lab, grad):
         contour = np.round(hull.astype(np.float64) / s).astype(np.int32)
         blob = blob_from_contour(contour)

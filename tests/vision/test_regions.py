@@ -46,6 +46,19 @@ def test_a_face_of_touching_stickers_filling_the_frame_is_nine_objects(cover):
     assert len(found) == 9
 
 
+@pytest.mark.parametrize("merged", [2, 3])
+def test_stickers_of_one_colour_with_no_gap_between_them_are_each_found(merged):
+    frame, rects = sticker_face(0.34)
+    (x0, y0, s, _), (x1, _, _, _) = rects[0], rects[merged - 1]
+    colour = tuple(int(v) for v in frame[y0 + s // 2, x0 + s // 2])
+    cv2.rectangle(frame, (x0, y0), (x1 + s, y0 + s), colour, -1)  # the black gaps blurred away
+    found = find_objects(frame)
+    for x, y, w, h in rects:
+        inside = [o for o in found if x <= o.x <= x + w and y <= o.y <= y + h]
+        assert len(inside) == 1, ((x, y, w, h), inside)
+    assert len(found) == 9
+
+
 def test_twelve_touching_balls_of_one_colour_are_twelve_objects():
     frame = np.full((480, 640, 3), (235, 235, 232), np.uint8)
     r = 36
