@@ -248,11 +248,18 @@ def _enclosed(hulls: list[np.ndarray], lab: np.ndarray, grad: np.ndarray) -> lis
     taken = cv2.dilate(objects, np.ones((3, 3), np.uint8))
     free = outline & (1 - taken) & (1 - dark) & (grad < EDGE_STEPS[1]).astype(np.uint8)
     free = cv2.morphologyEx(free, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(free, connectivity=4)
+    n, labels, stats, centroids = cv2.connectedComponentsWithStats(free, connectivity=4)
+    centres = np.array([_centre(hh) for hh in hulls])
     out = []
     for i in range(1, n):
         x, y, bw, bh, area = (int(v) for v in stats[i])
-        if not ENCLOSED_SIZE[0] * typical <= area <= ENCLOSED_SIZE[1] * typical:
+        # not a crumb of the photo's objects, nor larger than its neighbours: sizes vary across
+        # a photo (a near face's stickers are several times the median), so the nearest objects
+        # that are no crumbs beside it may allow more than the median does
+        peers = np.flatnonzero(areas >= PEER * area)
+        nearest = peers[np.argsort(np.hypot(*(centres[peers] - centroids[i]).T))[:PEERS]]
+        largest = max(typical, float(np.median(areas[nearest])) if len(nearest) else 0.0)
+        if not ENCLOSED_SIZE[0] * typical <= area <= ENCLOSED_SIZE[1] * largest:
             continue
         mask = (labels[y : y + bh, x : x + bw] == i).astype(np.uint8)
         contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)

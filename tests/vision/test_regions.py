@@ -167,25 +167,47 @@ def test_cli_calibrates_from_boxed_stickers_and_refuses_bad_boxes(tmp_path, caps
     assert not out2.exists()
 
 
-def test_white_stickers_open_onto_white_paper_are_found():
-    # a face of stickers whose right column is white, with no black rim on that side: nothing
-    # but the black grid above, below and left of them parts them from the paper
-    frame = np.full((480, 640, 3), (232, 234, 235), np.uint8)
-    x0, y0, cell, gap = 200, 120, 80, 6
+PAPER = (232, 234, 235)
+
+
+def open_face(frame, x0, y0, cell, white_column=None) -> list[tuple]:
+    """A 3x3 face of stickers on black plastic drawn on `frame`; the stickers of `white_column`
+    are the paper's white and reach the face's right edge, with no black rim on that side."""
+    gap = max(4, cell // 13)
     cv2.rectangle(frame, (x0, y0), (x0 + 3 * cell, y0 + 3 * cell), (20, 20, 20), -1)
     rects = []
     for i in range(9):
         x, y = x0 + (i % 3) * cell + gap, y0 + (i // 3) * cell + gap
-        right = i % 3 == 2
-        w = cell - gap + 2 if right else cell - 2 * gap  # reaches the face's edge
-        colour = (232, 234, 235) if right else STICKERS[i % 4]
+        white = i % 3 == white_column
+        w = cell - gap + 2 if white else cell - 2 * gap  # reaches the face's edge
+        colour = PAPER if white else STICKERS[i % 4]
         cv2.rectangle(frame, (x, y), (x + w, y + cell - 2 * gap), colour, -1)
         rects.append((x, y, w, cell - 2 * gap))
+    return rects
+
+
+def found_once_in_each(frame: np.ndarray, rects: list[tuple]) -> None:
     frame = np.clip(frame + np.random.default_rng(3).normal(0, 2, frame.shape), 0, 255)
     found = find_objects(frame.astype(np.uint8))
     for x, y, w, h in rects:
         inside = [o for o in found if x <= o.x <= x + w and y <= o.y <= y + h]
         assert len(inside) == 1, ((x, y, w, h), inside)
+
+
+def test_white_stickers_open_onto_white_paper_are_found():
+    # a face of stickers whose right column is white, with no black rim on that side: nothing
+    # but the black grid above, below and left of them parts them from the paper
+    frame = np.full((480, 640, 3), PAPER, np.uint8)
+    found_once_in_each(frame, open_face(frame, 200, 120, 80, white_column=2))
+
+
+def test_white_stickers_open_onto_paper_are_found_on_a_near_face_beside_far_ones():
+    # the near face's stickers are several times the size of most objects in the photo (four
+    # far faces of small stickers): its white ones are still of about their neighbours' size
+    frame = np.full((480, 640, 3), PAPER, np.uint8)
+    for x0, y0 in ((20, 20), (20, 250), (150, 20), (150, 250)):
+        open_face(frame, x0, y0, 36)
+    found_once_in_each(frame, open_face(frame, 300, 150, 90, white_column=2))
 
 
 def test_a_glossy_candy_filling_a_close_crop_is_found_whole_not_as_its_glints():
