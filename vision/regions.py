@@ -41,6 +41,8 @@ DARK_GAP = 0.7  # a line between two pieces darker than this share crosses a gap
 ENCLOSED_MIN = 4  # found objects from which a group can enclose one more
 ENCLOSED_DARK = 25.0  # Lab lightness of a dark frame (black plastic, a gap)
 ENCLOSED_SIZE = (0.4, 2.5)  # an enclosed object's area as a share of its neighbours' median
+LINE_WIDTH = 5  # pixels: a line narrower than this (a blurred edge of black plastic) is thin,
+LINE_DEPTH = 10.0  # and dark when its Lab lightness is this far below what lies beside it
 SURFACE = 0.04  # an object inside a region this much larger lies on it (a ball in a tray)
 GLINT_LIGHTER = 15.0  # a glint is this much lighter (Lab L) than the object it lies on,
 GLINT_CHROMA = 0.6  # and less chromatic than this share of it: a highlight, not an object
@@ -217,9 +219,9 @@ def _join_pieces(hulls: list[np.ndarray], lab: np.ndarray) -> list[np.ndarray]:
 def _enclosed(hulls: list[np.ndarray], lab: np.ndarray, grad: np.ndarray) -> list[np.ndarray]:
     """Objects of the background's colour inside a group of found ones (a white sticker at
     the edge of a cube held over white paper): no edge parts them from the background, but the
-    group's dark frame (a cube's black plastic) and its neighbours enclose them. They are even
-    areas, not dark, within the convex outline of the group and its dark frame, of about the
-    size of their neighbours."""
+    group's dark frame (a cube's black plastic; at its blurred outer edge, thin lines darker than
+    the paper) and its neighbours enclose them. They are even areas, not dark, within the
+    convex outline of the group and its dark frame, of about the size of their neighbours."""
     if len(hulls) < ENCLOSED_MIN:
         return []
     h, w = grad.shape
@@ -239,7 +241,11 @@ def _enclosed(hulls: list[np.ndarray], lab: np.ndarray, grad: np.ndarray) -> lis
     inner = (x > 0) & (y > 0) & (x + fw < w) & (y + fh < h)
     keep = np.zeros(n, np.uint8)
     keep[frame_ids[inner]] = 1
-    body = objects | (dark & near) | keep[labels]
+    # and the thin dark lines within an object's side of them: a cube's blurred outer edge
+    # is no longer black, but still darker than the paper and the stickers beside it
+    side = max(1, int(round(np.sqrt(typical))))
+    reach = cv2.dilate(objects, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * side + 1,) * 2))
+    body = objects | (dark & near) | keep[labels] | (_thin_dark_lines(lab) & reach)
     pts = cv2.findNonZero(body)
     if pts is None:
         return []
@@ -267,6 +273,13 @@ def _enclosed(hulls: list[np.ndarray], lab: np.ndarray, grad: np.ndarray) -> lis
         if area >= CONVEX * cv2.contourArea(hull):
             out.append(hull + np.array([x, y], np.int32).reshape(1, 1, 2))
     return out
+
+
+def _thin_dark_lines(lab: np.ndarray) -> np.ndarray:
+    """Pixels of lines a few pixels wide that are darker than what lies beside them."""
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (LINE_WIDTH, LINE_WIDTH))
+    depth = cv2.morphologyEx(np.ascontiguousarray(lab[:, :, 0]), cv2.MORPH_BLACKHAT, kernel)
+    return (depth >= LINE_DEPTH).astype(np.uint8)
 
 
 def _split_merged(hulls: list[np.ndarray], shape: tuple[int, int]) -> list[np.ndarray]:

@@ -201,6 +201,20 @@ def test_white_stickers_open_onto_white_paper_are_found():
     found_once_in_each(frame, open_face(frame, 200, 120, 80, white_column=2))
 
 
+def test_white_stickers_framed_only_by_thin_grey_lines_are_found():
+    # the face's white column lies at its blurred edge: no black plastic there, only thin grey
+    # lines between the white stickers, above and below them, open onto the paper on the right
+    frame = np.full((480, 640, 3), PAPER, np.uint8)
+    x0, y0, cell = 200, 120, 80
+    rects = open_face(frame, x0, y0, cell, white_column=2)
+    x1, right = rects[2][0], x0 + 3 * cell
+    frame[y0 : y0 + 3 * cell + 1, x1 : right + 1] = PAPER
+    for k in range(4):
+        cv2.line(frame, (x1 - 2, y0 + k * cell), (right, y0 + k * cell), (120, 120, 120), 3)
+    whites = [(x1, y0 + k * cell + 3, right - x1, cell - 6) for k in range(3)]
+    found_once_in_each(frame, [r for i, r in enumerate(rects) if i % 3 != 2] + whites)
+
+
 def test_white_stickers_open_onto_paper_are_found_on_a_near_face_beside_far_ones():
     # the near face's stickers are several times the size of most objects in the photo (four
     # far faces of small stickers): its white ones are still of about their neighbours' size
