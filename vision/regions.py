@@ -1,7 +1,9 @@
 """Objects in a still photo with no empty-scene image: regions of even colour bounded by edges.
 
 An object (a candy, a sticker, a card) is an area of nearly even colour whose outline is a colour
-or lightness edge; the background is what touches the border of the photo and is large.
+or lightness edge, or a thin line darker than what lies beside it (a blurred black edge of a
+cube between two pale stickers); the background is what touches the border of the photo and is
+large.
 Nothing assumes the objects are small or sparse: a face of nine touching stickers is nine
 regions, because the black grid between them is an edge.
 
@@ -42,7 +44,7 @@ ENCLOSED_MIN = 4  # found objects from which a group can enclose one more
 ENCLOSED_DARK = 25.0  # Lab lightness of a dark frame (black plastic, a gap)
 ENCLOSED_SIZE = (0.4, 2.5)  # an enclosed object's area as a share of its neighbours' median
 LINE_WIDTH = 5  # pixels: a line narrower than this (a blurred edge of black plastic) is thin,
-LINE_DEPTH = 10.0  # and dark when its Lab lightness is this far below what lies beside it
+LINE_DEPTH = 15.0  # and bounds a region when its Lab lightness is this far below beside it
 SURFACE = 0.04  # an object inside a region this much larger lies on it (a ball in a tray)
 GLINT_LIGHTER = 15.0  # a glint is this much lighter (Lab L) than the object it lies on,
 GLINT_CHROMA = 0.6  # and less chromatic than this share of it: a highlight, not an object
@@ -216,7 +218,9 @@ def _join_pieces(hulls: list[np.ndarray], lab: np.ndarray) -> list[np.ndarray]:
     return [g[0] if len(g) == 1 else cv2.convexHull(np.vstack(g)) for g in groups.values()]
 
 
-def _enclosed(hulls: list[np.ndarray], lab: np.ndarray, grad: np.ndarray) -> list[np.ndarray]:
+def _enclosed(
+    hulls: list[np.ndarray], lab: np.ndarray, grad: np.ndarray, lines: np.ndarray
+) -> list[np.ndarray]:
     """Objects of the background's colour inside a group of found ones (a white sticker at
     the edge of a cube held over white paper): no edge parts them from the background, but the
     group's dark frame (a cube's black plastic; at its blurred outer edge, thin lines darker than
@@ -245,7 +249,7 @@ def _enclosed(hulls: list[np.ndarray], lab: np.ndarray, grad: np.ndarray) -> lis
     # is no longer black, but still darker than the paper and the stickers beside it
     side = max(1, int(round(np.sqrt(typical))))
     reach = cv2.dilate(objects, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * side + 1,) * 2))
-    body = objects | (dark & near) | keep[labels] | (_thin_dark_lines(lab) & reach)
+    body = objects | (dark & near) | keep[labels] | (lines & reach)
     pts = cv2.findNonZero(body)
     if pts is None:
         return []
@@ -347,8 +351,9 @@ def object_regions(frame: np.ndarray, white: np.ndarray) -> list[Blob]:
     grad = _gradient(lab)
     pick = _Picker(lab)
     split_radius = max(2, round(0.01 * max(grad.shape)))
+    lines = _thin_dark_lines(lab)
     for step, edge in enumerate(EDGE_STEPS):
-        even = (grad < edge).astype(np.uint8)
+        even = (grad < edge).astype(np.uint8) & (1 - lines)
         n, labels, stats, _ = cv2.connectedComponentsWithStats(even, connectivity=4)
         for i in np.argsort(-stats[:, cv2.CC_STAT_AREA]):
             x, y, bw, bh, area = (int(v) for v in stats[i])
@@ -374,7 +379,7 @@ def object_regions(frame: np.ndarray, white: np.ndarray) -> list[Blob]:
                 pick.take(piece, px, py, part, step)
     out = []
     hulls = _split_merged(_join_pieces(pick.objects(), lab), grad.shape)
-    for hull in hulls + _enclosed(hulls, lab, grad):
+    for hull in hulls + _enclosed(hulls, lab, grad, lines):
         contour = np.round(hull.astype(np.float64) / s).astype(np.int32)
         blob = blob_from_contour(contour)
         if blob is not None:

@@ -59,6 +59,24 @@ def test_stickers_of_one_colour_with_no_gap_between_them_are_each_found(merged):
     assert len(found) == 9
 
 
+def test_stickers_of_one_colour_parted_by_faint_thin_lines_are_each_found():
+    # three green stickers stacked along their short side on a face seen steeply: the black
+    # gaps between them are blurred to thin lines only a little darker than the green
+    frame = np.full((480, 640, 3), (120, 125, 130), np.uint8)
+    x0, y0, w, h = 250, 150, 120, 40
+    cv2.rectangle(frame, (x0 - 8, y0 - 8), (x0 + w + 8, y0 + 3 * h + 8), (20, 20, 20), -1)
+    cv2.rectangle(frame, (x0, y0), (x0 + w, y0 + 3 * h), STICKERS[1], -1)
+    for k in (1, 2):
+        cv2.line(frame, (x0, y0 + k * h), (x0 + w, y0 + k * h), (25, 110, 40), 3)
+    frame = cv2.GaussianBlur(frame, (5, 5), 1.5)
+    frame = np.clip(frame + np.random.default_rng(3).normal(0, 2, frame.shape), 0, 255)
+    found = find_objects(frame.astype(np.uint8))
+    for k in range(3):
+        top = y0 + k * h
+        inside = [o for o in found if x0 <= o.x <= x0 + w and top <= o.y <= top + h]
+        assert len(inside) == 1, (k, inside)
+
+
 def test_twelve_touching_balls_of_one_colour_are_twelve_objects():
     frame = np.full((480, 640, 3), (235, 235, 232), np.uint8)
     r = 36
