@@ -1,9 +1,8 @@
 """Objects in a still photo with no empty-scene image: regions of even colour bounded by edges.
 
 An object (a candy, a sticker, a card) is an area of nearly even colour whose outline is a colour
-or lightness edge, or a thin line darker than what lies beside it (a blurred black edge of a
-cube between two pale stickers); the background is what touches the border of the photo and is
-large.
+or lightness edge, or a thin line darker than what lies beside it (the blurred black gap between
+two stickers of one colour); the background is what touches the border of the photo and is large.
 Nothing assumes the objects are small or sparse: a face of nine touching stickers is nine
 regions, because the black grid between them is an edge.
 
@@ -42,7 +41,7 @@ JOIN_COLOUR = 10.0  # weighted-Lab difference within which two pieces may be one
 DARK_GAP = 0.7  # a line between two pieces darker than this share crosses a gap
 ENCLOSED_MIN = 4  # found objects from which a group can enclose one more
 ENCLOSED_DARK = 25.0  # Lab lightness of a dark frame (black plastic, a gap)
-ENCLOSED_SIZE = (0.4, 2.5)  # an enclosed object's area as a share of its neighbours' median
+ENCLOSED_SIZE = (0.4, 2.5)  # an enclosed object's area as a share of the typical object's
 LINE_WIDTH = 5  # pixels: a line narrower than this (a blurred edge of black plastic) is thin,
 LINE_DEPTH = 15.0  # and bounds a region when its Lab lightness is this far below beside it
 SURFACE = 0.04  # an object inside a region this much larger lies on it (a ball in a tray)
