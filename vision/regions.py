@@ -246,8 +246,7 @@ def _enclosed(
     keep[frame_ids[inner]] = 1
     # and the thin dark lines within an object's side of them: a cube's blurred outer edge
     # is no longer black, but still darker than the paper and the stickers beside it
-    side = max(1, int(round(np.sqrt(typical))))
-    reach = cv2.dilate(objects, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * side + 1,) * 2))
+    reach = cv2.distanceTransform(1 - objects, cv2.DIST_L2, 3) <= np.sqrt(typical)
     body = objects | (dark & near) | keep[labels] | (lines & reach)
     pts = cv2.findNonZero(body)
     if pts is None:
