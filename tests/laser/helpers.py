@@ -48,3 +48,17 @@ def team_round_to_bids(state, colours=("cyan", "blue")):
 
 def bid_all(state, bids: dict):
     return play(state, *(BidPlaced(p, b) for p, b in bids.items()))
+
+
+# a ring as the camera sees it, tiles 1-12 (None: empty)
+RING = ("red", "cat", "yellow", None, "green", "cyan")
+RING += ("blue", "magenta", "red", None, "blue", "cyan")
+
+
+def unsure_ring(tile: int, likely: tuple[str, ...]):
+    """The camera's reading of `RING`, unsure of `tile` (its likely answers best first)."""
+    from companion.games.laser.ring_sensing import RingRead
+
+    confidence = tuple(0.3 if i == tile else 1.0 for i in range(12))
+    candidates = tuple(likely if i == tile else (t or "empty",) for i, t in enumerate(RING))
+    return RingRead(RING, confidence, candidates, (2, 1, 2, 2, 1, 2), (1.0,) * 6)

@@ -17,6 +17,7 @@ from companion.ui.context import AppContext  # noqa: E402
 from companion.ui.render import pump, render_to_png  # noqa: E402
 from companion.ui.widgets import MIN_TOUCH, BigButton  # noqa: E402
 
+from .helpers import RING, unsure_ring  # noqa: E402
 from .test_solver import COMP_EXAMPLE, TEAM_EXAMPLE  # noqa: E402
 
 pytestmark = pytest.mark.ui
@@ -254,32 +255,11 @@ def test_a_refusal_while_entering_the_board_moves_no_tile(data_dir):
         off_window(screen)
 
 
-RING = (
-    "red",
-    "cat",
-    "yellow",
-    None,
-    "green",
-    "cyan",
-    "blue",
-    "magenta",
-    "red",
-    None,
-    "blue",
-    "cyan",
-)
-
-
 def camera_reads_ring(screen, tile, likely):
     """The camera reads the ring, unsure of `tile` (likely answers best first)."""
     from kivy.clock import Clock
 
-    from companion.games.laser.ring_sensing import RingRead
-
-    confidence = tuple(0.3 if i == tile else 1.0 for i in range(12))
-    candidates = tuple(likely if i == tile else (t or "empty",) for i, t in enumerate(RING))
-    reading = RingRead(RING, confidence, candidates, (2, 1, 2, 2, 1, 2), (1.0,) * 6)
-    screen.ctx.table_event(reading)
+    screen.ctx.table_event(unsure_ring(tile, likely))
     assert screen.ctx.runtime.drain(5)
     Clock.tick()  # the change reaches the screen on its next frame
 

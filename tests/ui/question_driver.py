@@ -22,21 +22,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from tests.ui import window_driver  # noqa: E402
 
-RING = (
-    "red",
-    "cat",
-    "yellow",
-    None,
-    "green",
-    "cyan",
-    "blue",
-    "magenta",
-    "red",
-    None,
-    "blue",
-    "cyan",
-)
-
 
 def game_screen():
     from kivy.app import App
@@ -76,18 +61,14 @@ def node_camera() -> None:
 
 def laser_camera() -> None:
     from companion.games.laser.events import CardRevealed
-    from companion.games.laser.ring_sensing import RingRead
+    from tests.laser.helpers import unsure_ring
 
     window_driver.show("laser")
     screen = game_screen()
     floors = ("wood", "carpet") if screen.state.mode == "competitive" else (None, None)
     for colour, floor in zip(("cyan", "blue"), floors, strict=True):
         screen.submit(CardRevealed(colour, floor))
-    confidence = tuple(0.3 if i == 4 else 1.0 for i in range(12))
-    likely = tuple(
-        ("cyan", "green", "empty") if i == 4 else (t or "empty",) for i, t in enumerate(RING)
-    )
-    screen.ctx.runtime.sense(RingRead(RING, confidence, likely, (2, 1, 2, 2, 1, 2), (1.0,) * 6))
+    screen.ctx.runtime.sense(unsure_ring(4, ("cyan", "green", "empty")))
     screen.refresh()
 
 
