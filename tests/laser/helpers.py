@@ -62,3 +62,14 @@ def unsure_ring(tile: int, likely: tuple[str, ...]):
     confidence = tuple(0.3 if i == tile else 1.0 for i in range(12))
     candidates = tuple(likely if i == tile else (t or "empty",) for i, t in enumerate(RING))
     return RingRead(RING, confidence, candidates, (2, 1, 2, 2, 1, 2), (1.0,) * 6)
+
+
+def steady(state, reading, memory=None, frames=3):
+    """Laser's `interpret` of the same camera reading over `frames` frames: (events, memory)."""
+    from companion.games.laser.sensing import interpret
+
+    out = []
+    for _ in range(frames):
+        events, memory = interpret(state, reading, memory)
+        out += events
+    return out, memory

@@ -9,12 +9,13 @@ from companion.events import CardSeen
 from companion.game import GameConfig
 from companion.games.laser import GAME
 from companion.games.laser.board import FLOORS
-from companion.games.laser.sensing import interpret, readers
+from companion.games.laser.sensing import readers
 from companion.runtime import Runtime
 from companion.runtime.sim_scene import SimulatedScene
 from companion.runtime.sim_tray import SimulatedTray
 from companion.session import Session
 from companion.store import GameLog
+from tests.laser.helpers import steady
 from vision.card_zones import ZoneReader
 from vision.floor_texture import FLOORS as TEXTURES
 from vision.render import LASER_COLOURS
@@ -22,14 +23,6 @@ from vision.render_cards import CENTRE, empty_table, render_seats, seat_calibrat
 
 COMPETITIVE = GameConfig(("Ann", "Bo"), {"mode": "competitive", "cards": 3})
 TEAM = GameConfig(("Ann", "Bo", "Cy"), {"mode": "team", "cards": 2})
-
-
-def steady(state, reading, memory=None, frames=3):
-    out = []
-    for _ in range(frames):
-        events, memory = interpret(state, reading, memory)
-        out += events
-    return out, memory
 
 
 def test_the_reader_reads_floors_in_competitive_mode_only():

@@ -8,22 +8,15 @@ from companion.card_readings import ZoneRead
 from companion.events import CardSeen
 from companion.game import GameConfig
 from companion.games.laser import GAME
-from companion.games.laser.sensing import interpret, readers
+from companion.games.laser.sensing import readers
 from companion.runtime import Runtime
 from companion.runtime.sim_scene import SimulatedScene
 from companion.runtime.sim_tray import SimulatedTray
 from companion.session import Session
 from companion.store import GameLog
+from tests.laser.helpers import steady
 
 TEAM = GameConfig(("Ann", "Bo", "Cy"), {"mode": "team", "cards": 3})
-
-
-def steady(state, reading, memory=None, frames=3):
-    out = []
-    for _ in range(frames):
-        events, memory = interpret(state, reading, memory)
-        out += events
-    return out, memory
 
 
 def centre(*colours, conf=0.99):

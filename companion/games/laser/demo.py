@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import statistics
 import sys
 import time
 from collections.abc import Callable
@@ -510,11 +511,7 @@ def run_demo(
 
 
 def _median(values: list[float]) -> float | None:
-    if not values:
-        return None
-    s = sorted(values)
-    mid = len(s) // 2
-    return round(s[mid] if len(s) % 2 else (s[mid - 1] + s[mid]) / 2, 2)
+    return round(statistics.median(values), 2) if values else None
 
 
 def main(argv: list[str]) -> int:
