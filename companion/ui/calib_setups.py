@@ -20,6 +20,7 @@ import math
 import os
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -95,6 +96,21 @@ class Setup:
         self.changed = False
         self.note = ""  # what loading the file in force said
 
+    def _open(self, load, default, what: str = "") -> tuple[Any, bool]:
+        """The set-up in the file (`load(path)`), else `default()`, with `note` saying which:
+        (the set-up, whether it came from the file)."""
+        try:
+            base = load(self.path)
+        except (CalibrationError, OSError) as exc:
+            self.note = (
+                f"No {what}set-up yet: start from the usual layout"
+                if not self.path.exists()
+                else f"{exc}; starting from the usual layout"
+            )
+            return default(), False
+        self.note = f"Set-up in force: {self.path.name}"
+        return base, True
+
     def labels(self) -> dict[str, str]:
         return {name: name for name in self.shapes}
 
@@ -144,16 +160,8 @@ class CardsSetup(Setup):
             scene_calibration(self.frame_size), card_zones=table_zones(self.frame_size)
         )
         self.defaults = {z: _rect(r) for z, r in default.card_zones}
-        try:
-            base = self.store.load()
-            self.note = self.store.message or f"Set-up in force: {self.path.name}"
-        except CalibrationError as exc:
-            base = default
-            self.note = (
-                "No set-up yet: start from the usual layout"
-                if not self.path.exists()
-                else f"{exc}; starting from the usual layout"
-            )
+        base, _ = self._open(lambda _path: self.store.load(), lambda: default)
+        self.note = self.store.message or self.note
         self.base = base
         shapes: dict[str, Shape] = {}
         if base.tray_roi:
@@ -351,17 +359,7 @@ class RingSetup(Setup):
 
         super().__init__(frame_size)
         self.path = Path(path)
-        default = rendered_ring(self.frame_size)
-        try:
-            base = ring_calibration.load(self.path)
-            self.note = f"Set-up in force: {self.path.name}"
-        except CalibrationError as exc:
-            base = default
-            self.note = (
-                "No ring set-up yet: start from the usual layout"
-                if not self.path.exists()
-                else f"{exc}; starting from the usual layout"
-            )
+        base, _ = self._open(ring_calibration.load, lambda: rendered_ring(self.frame_size), "ring ")
         self.base = base
         shapes: dict[str, Shape] = {"ring": Ellipse(base.centre, base.radii, base.first)}
         shapes["white"] = _rect(base.white_roi)
@@ -468,24 +466,19 @@ class NodeSetup(Setup):
         self.colours = NODE_COLOURS
         self.learnt: tuple[Prototype, ...] = ()
         self.found: NodeCard | None = None
-        try:
-            base = NodeCalibration.load(self.path)
-            self.note = f"Set-up in force: {self.path.name}"
-            size = None  # a Node calibration does not say its frame size: the camera's own
-        except (CalibrationError, OSError) as exc:
+
+        def usual() -> NodeCalibration:
             layout = default_layout(size=self.frame_size)
             protos = ()
             if simulated:  # the rendered table's colours, as the simulated camera shows it
                 from vision.render_node import rendered_node_calibration
 
                 protos = rendered_node_calibration(layout).prototypes
-            base = NodeCalibration(layout.corners, layout.pitch, protos)
-            self.note = (
-                "No Node set-up yet: start from the usual layout"
-                if not self.path.exists()
-                else f"{exc}; starting from the usual layout"
-            )
-            size = self.frame_size
+            return NodeCalibration(layout.corners, layout.pitch, protos)
+
+        base, in_file = self._open(NodeCalibration.load, usual, "Node ")
+        # a Node calibration does not say its frame size: the camera's own
+        size = None if in_file else self.frame_size
         self.base = base
         (x0, y0) = base.corners[0]
         (x1, y1) = base.corners[1]
