@@ -43,16 +43,21 @@ def reading(table: Table, conf=1.0) -> RingRead:
     return RingRead(tiles, (conf,) * TILES, ((),) * TILES, table.supply, (1.0,) * 6)
 
 
-def after_round_one():
-    """Round 2 waits for its cards, through the real rules."""
+def mixing():
+    """Round 1's demonstration under way, through the real rules."""
     state, _ = reveal_team(new())
     state, _ = play(
         state,
         BoardEntered(names(BOARD), 1, SUPPLY),
         ButtonPressed("next"),
         *(BidPlaced(p, b) for p, b in zip(TEAM4, (4, 4, 6, 8), strict=True)),
-        RoundResult(True),
     )
+    return state
+
+
+def after_round_one():
+    """Round 2 waits for its cards, through the real rules."""
+    state, _ = play(mixing(), RoundResult(True))
     assert state.round == 2 and state.phase == "reveal" and state.last_board is not None
     return state
 
@@ -182,13 +187,7 @@ def test_the_table_not_seen_as_the_round_ended_is_taken_from_the_first_trusted_r
 
 
 def test_the_table_seen_as_the_round_ended_is_the_one_refilled():
-    state, _ = reveal_team(new())
-    state, _ = play(
-        state,
-        BoardEntered(names(BOARD), 1, SUPPLY),
-        ButtonPressed("next"),
-        *(BidPlaced(p, b) for p, b in zip(TEAM4, (4, 4, 6, 8), strict=True)),
-    )
+    state = mixing()
     assert state.phase == "mixing" and sensing.readers(state)[-1].kind == "ring"
     _, memory = sense(state, None, RingRead(hand=True), reading(AFTER))
     state, _ = play(state, RoundResult(True))
@@ -294,13 +293,7 @@ def test_a_view_with_no_ring_in_it_holds_no_card():
 def test_a_table_kept_as_the_round_ended_goes_when_a_later_unsure_view_shows_it_moved_on():
     """The last clear view may predate the last move: a later view that is partly unsure
     but sure of a change makes it unknown, and the refill is then taken from what comes."""
-    state, _ = reveal_team(new())
-    state, _ = play(
-        state,
-        BoardEntered(names(BOARD), 1, SUPPLY),
-        ButtonPressed("next"),
-        *(BidPlaced(p, b) for p, b in zip(TEAM4, (4, 4, 6, 8), strict=True)),
-    )
+    state = mixing()
     moved = list(AFTER.tiles)
     k = next(i for i, t in enumerate(moved) if t is not None and i != AFTER.cat)
     moved[k] = None  # one more figure came off in the last move
