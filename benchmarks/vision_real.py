@@ -23,6 +23,7 @@ import os
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -47,6 +48,7 @@ class Photo:
     name: str
     frame: np.ndarray
     objects: list[tuple[str, Box]]  # (label, box)
+    group: str = ""  # the set of objects photographed (one cube, one bag of candies)
 
 
 @dataclass
@@ -67,7 +69,7 @@ def stickers() -> tuple[list[Photo], list[Photo]]:
     dev, test = [], []
     for name, info in sorted(doc["images"].items()):
         objs = [(o["label"], tuple(o["box"])) for o in info["objects"]]
-        photo = Photo(name, cv2.imread(str(root / name)), objs)
+        photo = Photo(name, cv2.imread(str(root / name)), objs, info["lighting"][:9])
         (dev if info["role"] == "calibration" else test).append(photo)
     return dev, test
 
@@ -86,6 +88,19 @@ def candies() -> tuple[list[Photo], list[Photo]]:
     return dev, test
 
 
+def per_group(
+    loader: Callable[[], tuple[list[Photo], list[Photo]]],
+) -> list[tuple[str, list[Photo], list[Photo]]]:
+    """(group, development photos, test photos) per set of objects: a table calibrates its
+    own pieces, so each cube is calibrated on its own photos (the two cubes name different
+    inks "red" and "orange": session B's orange is session A's red in shade)."""
+    dev, test = loader()
+    groups = sorted({p.group for p in dev})
+    return [
+        (g, [p for p in dev if p.group == g], [p for p in test if p.group == g]) for g in groups
+    ]
+
+
 def crops(photos: list[Photo], factor: float = 5.0) -> list[Photo]:
     """One photo per object: a window `factor` times the box's area, centred on it."""
     out = []
@@ -96,9 +111,8 @@ def crops(photos: list[Photo], factor: float = 5.0) -> list[Photo]:
             cx, cy = x + bw / 2, y + bh / 2
             x0, y0 = max(0, int(cx - side * bw / 2)), max(0, int(cy - side * bh / 2))
             x1, y1 = min(w, int(cx + side * bw / 2)), min(h, int(cy + side * bh / 2))
-            out.append(
-                Photo(f"{p.name}#{i}", p.frame[y0:y1, x0:x1], [(label, (x - x0, y - y0, bw, bh))])
-            )
+            box = (x - x0, y - y0, bw, bh)
+            out.append(Photo(f"{p.name}#{i}", p.frame[y0:y1, x0:x1], [(label, box)], p.group))
     return out
 
 
@@ -161,7 +175,7 @@ def score(photos: list[Photo], cal, base, s: Score | None = None) -> Score:
     return s
 
 
-def leave_one_out(dev: list[Photo]) -> tuple[Score, Score]:
+def leave_one_out(dev: list[Photo]) -> dict[str, Score]:
     """Whole-photo and crop scores of each development photo, calibrated from the others
     exactly as `calibrate_boxes` would (the samples of each photo are measured once)."""
     samples = []
@@ -175,7 +189,14 @@ def leave_one_out(dev: list[Photo]) -> tuple[Score, Score]:
         base = baseline(dev[:i] + dev[i + 1 :])
         score([p], cal, base, whole)
         score(crops([p]), cal, base, crop)
-    return whole, crop
+    return {"whole photos": whole, "crops": crop}
+
+
+def calibrated_scores(dev: list[Photo], test: list[Photo]) -> tuple[Calibration, dict[str, Score]]:
+    """Calibrate from the development photos; score the test photos whole and as crops."""
+    cal = calibrate_boxes([(p.frame, p.objects) for p in dev])
+    base = baseline(dev)
+    return cal, {"whole photos": score(test, cal, base), "crops": score(crops(test), cal, base)}
 
 
 def pct(n: int, d: int) -> str:
@@ -230,34 +251,32 @@ def main() -> int:
     args = ap.parse_args()
     loaders = {"stickers": stickers, "candies": candies}
     print(
-        f"{'set':<26}{'objects':>8}{'found':>14}{'right':>14}{'asked':>8}{'silent':>8}"
+        f"{'set':<34}{'objects':>8}{'found':>14}{'right':>14}{'asked':>8}{'silent':>8}"
         f"{'baseline':>16}"
     )
     timing_photos, timing_cal = [], None
     for name in args.sets.split(","):
         dev, test = loaders[name]()
+        groups = per_group(loaders[name]) if len({p.group for p in dev}) > 1 else []
         if args.split == "dev":
-            scores = dict(zip(("whole photos", "crops"), leave_one_out(dev), strict=True))
+            rows = [(name, leave_one_out(dev))]
+            rows += [(f"{name}, {group} alone", leave_one_out(d)) for group, d, _ in groups]
         else:
-            cal = calibrate_boxes([(p.frame, p.objects) for p in dev])
-            base = baseline(dev)
-            scores = {
-                "whole photos": score(test, cal, base),
-                "crops": score(crops(test), cal, base),
-            }
-        for kind, s in scores.items():
-            print(
-                f"{name + ' ' + kind:<26}{s.objects:>8}{s.found:>7} {pct(s.found, s.objects)}"
-                f"{s.right:>7} {pct(s.right, s.objects)}{s.asked:>8}{s.silent:>8}"
-                f"{s.base_right:>9} {pct(s.base_right, s.objects)}"
-            )
-            if args.misreads:
-                for m in s.misreads:
-                    print("   ", m)
-        if args.split == "dev":
-            continue
-        timing_photos += test[:10]
-        timing_cal = timing_cal or cal
+            cal, scores = calibrated_scores(dev, test)
+            rows = [(name, scores)]
+            rows += [(f"{name}, {g} alone", calibrated_scores(d, t)[1]) for g, d, t in groups]
+            timing_photos += test[:10]
+            timing_cal = timing_cal or cal
+        for label, scores in rows:
+            for kind, s in scores.items():
+                print(
+                    f"{label + ' ' + kind:<34}{s.objects:>8}{s.found:>7} "
+                    f"{pct(s.found, s.objects)}{s.right:>7} {pct(s.right, s.objects)}"
+                    f"{s.asked:>8}{s.silent:>8}{s.base_right:>9} {pct(s.base_right, s.objects)}"
+                )
+                if args.misreads:
+                    for m in s.misreads:
+                        print("   ", m)
     print("(found: a reading centred in the true box; right/asked/silent out of all objects)")
     if args.split == "dev":
         return 0

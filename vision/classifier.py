@@ -29,8 +29,9 @@ TEMPERATURE = 4.0
 # covariance of its prototypes, softened by this power. Tight clusters of two neighbouring
 # colours (red and orange under shade) can sit side by side in the mixture, each confident
 # near itself; the colours' overall shapes show that they overlap (chosen on the development
-# photos: 1.75 leaves no confident wrong answer there; 2 keeps a margin).
-SHAPE_TEMPERATURE = 2.0
+# photos, with one calibration for both cubes and with each cube calibrated alone, as a table
+# calibrates its own pieces: 2.75 leaves no confident wrong answer there; 3 keeps a margin).
+SHAPE_TEMPERATURE = 3.0
 INNER_SIGMAS = 2.5  # inside this many spreads the closeness factor is 1
 REJECT_SIGMAS = 6.0  # beyond this many spreads the answer is UNKNOWN
 
