@@ -23,7 +23,6 @@ import os
 import statistics
 import sys
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -88,13 +87,10 @@ def candies() -> tuple[list[Photo], list[Photo]]:
     return dev, test
 
 
-def per_group(
-    loader: Callable[[], tuple[list[Photo], list[Photo]]],
-) -> list[tuple[str, list[Photo], list[Photo]]]:
+def per_group(dev: list[Photo], test: list[Photo]) -> list[tuple[str, list[Photo], list[Photo]]]:
     """(group, development photos, test photos) per set of objects: a table calibrates its
     own pieces, so each cube is calibrated on its own photos (the two cubes name different
     inks "red" and "orange": session B's orange is session A's red in shade)."""
-    dev, test = loader()
     groups = sorted({p.group for p in dev})
     return [
         (g, [p for p in dev if p.group == g], [p for p in test if p.group == g]) for g in groups
@@ -251,13 +247,13 @@ def main() -> int:
     args = ap.parse_args()
     loaders = {"stickers": stickers, "candies": candies}
     print(
-        f"{'set':<34}{'objects':>8}{'found':>14}{'right':>14}{'asked':>8}{'silent':>8}"
+        f"{'set':<40}{'objects':>8}{'found':>14}{'right':>14}{'asked':>8}{'silent':>8}"
         f"{'baseline':>16}"
     )
     timing_photos, timing_cal = [], None
     for name in args.sets.split(","):
         dev, test = loaders[name]()
-        groups = per_group(loaders[name]) if len({p.group for p in dev}) > 1 else []
+        groups = per_group(dev, test) if len({p.group for p in dev}) > 1 else []
         if args.split == "dev":
             rows = [(name, leave_one_out(dev))]
             rows += [(f"{name}, {group} alone", leave_one_out(d)) for group, d, _ in groups]
@@ -270,7 +266,7 @@ def main() -> int:
         for label, scores in rows:
             for kind, s in scores.items():
                 print(
-                    f"{label + ' ' + kind:<34}{s.objects:>8}{s.found:>7} "
+                    f"{label + ' ' + kind:<40}{s.objects:>8}{s.found:>7} "
                     f"{pct(s.found, s.objects)}{s.right:>7} {pct(s.right, s.objects)}"
                     f"{s.asked:>8}{s.silent:>8}{s.base_right:>9} {pct(s.base_right, s.objects)}"
                 )

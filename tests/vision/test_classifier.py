@@ -17,7 +17,7 @@ PROTOS = (
 )
 
 
-def test_each_prototype_reads_as_itself_with_full_confidence():
+def test_each_prototype_reads_as_itself_with_high_confidence():
     clf = Classifier(PROTOS)
     for p in PROTOS:
         r = clf.classify(p.lab)
