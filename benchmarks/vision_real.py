@@ -90,8 +90,11 @@ def candies() -> tuple[list[Photo], list[Photo]]:
 def per_group(dev: list[Photo], test: list[Photo]) -> list[tuple[str, list[Photo], list[Photo]]]:
     """(group, development photos, test photos) per set of objects: a table calibrates its
     own pieces, so each cube is calibrated on its own photos (the two cubes name different
-    inks "red" and "orange": session B's orange is session A's red in shade)."""
+    inks "red" and "orange": session B's orange is session A's red in shade). None when the
+    photos are of one set."""
     groups = sorted({p.group for p in dev})
+    if len(groups) < 2:
+        return []
     return [
         (g, [p for p in dev if p.group == g], [p for p in test if p.group == g]) for g in groups
     ]
@@ -253,7 +256,7 @@ def main() -> int:
     timing_photos, timing_cal = [], None
     for name in args.sets.split(","):
         dev, test = loaders[name]()
-        groups = per_group(dev, test) if len({p.group for p in dev}) > 1 else []
+        groups = per_group(dev, test)
         if args.split == "dev":
             rows = [(name, leave_one_out(dev))]
             rows += [(f"{name}, {group} alone", leave_one_out(d)) for group, d, _ in groups]
