@@ -37,8 +37,7 @@ import numpy as np  # noqa: E402
 from companion.settings import Settings  # noqa: E402
 from vision.card_zones import ZoneReader  # noqa: E402
 from vision.floor_texture import FLOORS  # noqa: E402
-from vision.render import BALL_COLOURS, LASER_COLOURS, LIGHTS  # noqa: E402
-from vision.render_cards import (  # noqa: E402
+from vision.render.cards import (  # noqa: E402
     BACK,
     CENTRE,
     SEATS,
@@ -48,6 +47,7 @@ from vision.render_cards import (  # noqa: E402
     seat_layout,
     seat_zones,
 )
+from vision.render.tray import BALL_COLOURS, LASER_COLOURS, LIGHTS  # noqa: E402
 
 TARGET_MS = 15.0
 ASK = Settings().ask_threshold

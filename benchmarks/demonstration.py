@@ -3,7 +3,7 @@
 For each random position (both modes) the solver gives a solution: the optimum, or every
 third one a solution costing a little more; some optimal ones get one move carried the long
 way round, as a higher bid allows (the solver's `replay` checks them).
-Its positions are rendered under the five lights (`vision.render_demonstration`: a hand in
+Its positions are rendered under the five lights (Laser's `sim/demonstration_frames.py`: a hand in
 view while a figure moves, figures off-centre, three frames at rest) and read by the ring
 reader; the readings go through Laser's sensing hooks and rules exactly as the runtime
 posts them, in the demonstration phase (team mode: the mixing) with the solution's cost as
@@ -36,7 +36,6 @@ from companion.events import ButtonPressed, TimerExpired  # noqa: E402
 from companion.game import GameConfig  # noqa: E402
 from companion.games.laser import GAME, sensing  # noqa: E402
 from companion.games.laser.board import COLOURS, COMPETITIVE, FLOORS, TEAM, TILES  # noqa: E402
-from companion.games.laser.demonstration import settle  # noqa: E402
 from companion.games.laser.events import (  # noqa: E402
     BidPlaced,
     BoardEntered,
@@ -45,11 +44,12 @@ from companion.games.laser.events import (  # noqa: E402
     RoundResult,
     TeammateChosen,
 )
-from companion.games.laser.positions import random_position  # noqa: E402
+from companion.games.laser.sensing.decode import settle  # noqa: E402
+from companion.games.laser.sim.demonstration_frames import demonstration_shots, empty_ring  # noqa: E402
 from companion.games.laser.solver import replay, solution_for, solve  # noqa: E402
-from vision.render_demonstration import demonstration_shots  # noqa: E402
-from vision.render_ring import LIGHTS, ring_calibration, training_frames  # noqa: E402
-from vision.ring_reader import RingReader, learn_ring  # noqa: E402
+from companion.games.laser.solver.positions import random_position  # noqa: E402
+from vision.render.ring import LIGHTS, ring_calibration  # noqa: E402
+from vision.ring.reader import RingReader  # noqa: E402
 
 TEAM_PLAYERS = ("Peter", "Suzie", "Tommy", "Kitti")
 DUEL = ("Peter", "Suzie")
@@ -134,7 +134,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--solutions", type=int, default=210)
     args = ap.parse_args()
-    reader = RingReader(learn_ring(ring_calibration(), training_frames(48)))
+    reader = RingReader(ring_calibration())
     n = Counter()
     read_ms, watch_ms, mismatches, asked = [], [], [], []
     t_start = time.perf_counter()
@@ -147,11 +147,12 @@ def main() -> int:
         light = LIGHTS[i % len(LIGHTS)]
         memory = None
         proposals = []
+        reader.find(empty_ring(light, i))  # the ring as laid, before the figures
         for shot in demonstration_shots(pos, moves, light, i):
             n["frames"] += 1
             n["frames with a hand"] += shot.hand
             t0 = time.perf_counter()
-            reading = reader.read(shot.frame).event()
+            reading = sensing.ring_read(reader.read(shot.frame))
             t1 = time.perf_counter()
             events, memory = sensing.interpret(state, reading, memory)
             watch_ms.append((time.perf_counter() - t1) * 1000)

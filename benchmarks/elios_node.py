@@ -14,9 +14,9 @@ import contextlib
 import random
 import time
 
+from companion.catalogue import load
 from companion.errors import IllegalMove
 from companion.game import GameConfig
-from companion.games import load
 from companion.games.elios import JOKER, AddDisc, PlaceGroup, Ready
 from companion.games.node import PlaceCard
 from companion.games.node.geometry import components

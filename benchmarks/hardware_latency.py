@@ -6,7 +6,7 @@ cue -> pin      Table/Signals.cue() until the LED (or buzzer) pin changes state
 beam -> event   the beam pin falling until BallPassed reaches on_event
 button -> event an arcade button pin falling until ButtonPressed reaches on_event
 serial -> event the chute board writing a ball line until BallSensed reaches on_event
-drop -> event   Table.drop_ball() (simulated hand thread) until BallPassed
+drop -> event   SimulatedHands.drop_ball() (simulated hand thread) until BallPassed
 
 Mock pins call back in the thread that drives them, so beam/button figures are our own
 software path (gpiozero dispatch + debounce + event); on a Pi, lgpio's callback thread adds
@@ -36,10 +36,11 @@ from companion.settings import Settings  # noqa: E402
 from hardware import pins as pinmap  # noqa: E402
 from hardware.events import BallSensed  # noqa: E402
 from hardware.inputs import ArcadeButtons, BallBeam  # noqa: E402
+from hardware.rate_guard import MOST, WITHIN  # noqa: E402
 from hardware.serial_board import BoardStatus, ChuteBoardReader  # noqa: E402
 from hardware.signals import Signals  # noqa: E402
 from hardware.sim_board import DEFAULT_REFERENCES, SimulatedChuteBoard  # noqa: E402
-from hardware.table import open_table  # noqa: E402
+from hardware.sim_table import open_simulated_table  # noqa: E402
 
 
 class TimedPin(MockPWMPin):
@@ -145,15 +146,17 @@ def serial_to_event(n: int) -> list[float]:
 def drop_to_event(n: int) -> list[float]:
     got: queue.Queue = queue.Queue()
     lat = []
-    with open_table(
-        True, lambda ev: got.put((time.perf_counter(), ev)), pins=pinmap.load()
-    ) as table:
+    with open_simulated_table(
+        lambda ev: got.put((time.perf_counter(), ev)), pins=pinmap.load()
+    ) as sim:
         for _ in range(n):
-            time.sleep(0.1)  # past the simulated mill's 80 ms ball spacing: no queueing
+            # past the mill's 80 ms ball spacing (no queueing), and slower than the beam's rate
+            # guard allows: faster, the beam is flagged as faulty and its balls are ignored
+            time.sleep(1.5 * WITHIN / MOST)
             while not got.empty():
                 got.get_nowait()
             t0 = time.perf_counter()
-            table.drop_ball("green").wait(2)
+            sim.hands.drop_ball("green").wait(2)
             while True:
                 t1, ev = got.get(timeout=2)
                 if isinstance(ev, BallPassed):

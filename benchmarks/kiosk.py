@@ -1,52 +1,49 @@
-"""The kiosk left running: CPU share and memory of the real app, idle and in play.
+"""The kiosk left running at the table: CPU share and memory of the real app, measured from
+outside while a person drives it.
 
-    python benchmarks/kiosk.py [--display both|headless|xvfb] [--table both|sim|pi|none]
-                               [--seconds 10] [--repeat 3] [--contention-seconds 40]
-                               [--soak-minutes 30] [--cycles 3] [--cycles-only] [--xvfb :99]
+    python benchmarks/kiosk.py [--seconds 10] [--repeat 3] [--play-minutes 30]
+                               [--only home,games,clock,camera,play] [--display :NN]
 
-Starts the real `companion run` (headless through SDL's offscreen driver, and in an Xvfb of
-exactly 800x480), with the simulated table (strip, mock pins, rendered camera tray) and as
-on a Pi (no strip, mock pins, camera and serial port as configured, absent here). A small
-driver inside the app process (kiosk_driver.py) taps through it as a person would (home,
-each game, Kritters with a turn clock, a Color Milk round read by the simulated camera, a
-scripted Color Milk soak) and the figures come from outside: CPU seconds the app process itself used
-(utime + stime from /proc/PID/stat, all its threads) over each interval, and its resident
-memory. On a shared machine wall-clock CPU share misleads; the app's own CPU seconds do not,
-and the load average is printed beside every figure. A bare Kivy window with five buttons,
-same window and drivers, is measured first as the floor.
+Starts the real `companion run --simulate` in an Xvfb of exactly 800x480 on a display of its
+own (benchmarks/kiosk_x.py) and drives it with xdotool as a person would: taps on the words
+the screen shows (read back with xwd and tesseract) and the simulated table's keys. Scenes:
+home idle; each game just started and left alone; a running clock (Laser's planning); the
+camera watching a Laser demonstration (the mixing clock running); then a scripted-play loop of
+`--play-minutes` (each game in turn: started, played through its first steps with taps and the
+strip's keys, left for Home) with the RSS sampled every 30 s.
 
-Targets (issue 15, this 2-core machine): home idle <= 3 % of a core and <= 250 MB; a game
-idle <= 5 %; a running clock <= 10 %; <= 300 MB after 40 s of full CPU contention (three busy
-loops); growth over the soak <= 10 MB.
+The figures come from /proc: the app's own CPU seconds (utime + stime of /proc/PID/stat, all
+its threads, Mesa's too) over wall seconds, 100 % = one core, and VmRSS of /proc/PID/status.
+On a shared machine the app's own CPU seconds barely depend on the load; the load average is
+printed beside every figure all the same.
 
-"games opened N times": the RSS after each round of home -> game -> home through all five
-games. Under SDL's offscreen driver a bare Kivy ScreenManager grows with every frame drawn
-(Mesa never finishes a frame of an EGL pbuffer; see companion/ui/frames.py): the bare row
-shows it, and the same with each frame finished, as the app does.
+Targets (issue 31): home idle <= 3 %, every game idle <= 4 %, a clock <= 8 %, the camera
+watching a demonstration <= 15 %; RSS <= 250 MB fresh, <= 280 MB after 30 min of play.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
-import signal
-import socket
 import statistics
-import subprocess
 import sys
 import tempfile
-import threading
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-GAMES = ("color-milk", "laser", "kritters", "elios", "node")
-TARGETS = {"home": 3.0, "game": 5.0, "clock": 10.0}
-RSS_HOME, RSS_CONTENDED, SOAK_GROWTH = 250, 300, 10
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from kiosk_x import Kiosk, Xvfb  # noqa: E402
+
 TICK = os.sysconf("SC_CLK_TCK")
+TARGET = {"home": 3.0, "game": 4.0, "clock": 8.0, "camera": 15.0}
+RSS_FRESH, RSS_PLAYED = 250.0, 280.0
+# The home screen's tile of each game, by its title's first word (tapped on the largest).
+GAMES = {"color-milk": "Color", "laser": "Laser", "kritters": "Kritters", "elios": "Elios",
+         "node": "Node"}  # fmt: skip
 
 
-# measuring from outside ------------------------------------------------------------------
 def cpu_seconds(pid: int) -> float:
     with open(f"/proc/{pid}/stat") as f:
         fields = f.read().rsplit(")", 1)[1].split()
@@ -59,355 +56,199 @@ def rss_mb(pid: int) -> float:
     return int(line.split()[1]) / 1024
 
 
-Sample = tuple[float, float, float, float]  # cpu %, RSS MB, frames drawn a second, load
+@dataclass
+class Row:
+    label: str
+    target: float | None  # CPU % of one core, or MB with unit "MB"
+    values: list[float] = field(default_factory=list)
+    loads: list[float] = field(default_factory=list)
+    unit: str = "%"
 
-
-def measure(app: App, seconds: float, during=None) -> Sample:
-    """The app's CPU share of one core over `seconds` (%), its RSS at the end (MB), the
-    frames its window drew a second, and the 1-minute load average. `during(seconds)`, if
-    given, spends the interval doing something (dropping balls)."""
-    f0 = int(app.ask("frames"))
-    c0, t0 = cpu_seconds(app.pid), time.monotonic()
-    (during or time.sleep)(seconds)
-    c1, t1 = cpu_seconds(app.pid), time.monotonic()
-    frames = int(app.ask("frames")) - f0
-    return 100 * (c1 - c0) / (t1 - t0), rss_mb(app.pid), frames / (t1 - t0), os.getloadavg()[0]
-
-
-class Busy:
-    """Three busy loops competing for the cores, as a slower Pi or another process would."""
-
-    def __init__(self, n: int = 3) -> None:
-        self.n = n
-        self.procs: list[subprocess.Popen] = []
-
-    def __enter__(self) -> Busy:
-        code = "while True: pass"
-        self.procs = [subprocess.Popen([sys.executable, "-c", code]) for _ in range(self.n)]
-        return self
-
-    def __exit__(self, *exc) -> None:
-        for p in self.procs:
-            p.kill()
-            p.wait()
-
-
-class Xvfb:
-    def __init__(self, display: str) -> None:
-        self.display = display
-        self.proc: subprocess.Popen | None = None
-
-    def __enter__(self) -> Xvfb:
-        self.proc = subprocess.Popen(
-            ["Xvfb", self.display, "-screen", "0", "800x480x24", "-nolisten", "tcp"],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
+    def line(self) -> str:
+        if not self.values:
+            return f"  {self.label:<34} (not measured)"
+        value = statistics.median(self.values) if self.unit == "%" else max(self.values)
+        verdict = ""
+        if self.target is not None:
+            verdict = "ok  " if value <= self.target else "OVER"
+        target = f"<= {self.target:g} {self.unit}" if self.target is not None else ""
+        runs = ", ".join(f"{v:.1f}" for v in self.values)
+        loads = ", ".join(f"{x:.1f}" for x in self.loads)
+        return (
+            f"  {self.label:<34} {value:6.1f} {self.unit:<2}  {target:<11} {verdict}"
+            f"  (runs {runs}; load {loads})"
         )
-        lock = Path(f"/tmp/.X11-unix/X{self.display.lstrip(':')}")
-        deadline = time.monotonic() + 10
-        while not lock.exists() and time.monotonic() < deadline:
-            time.sleep(0.05)
-        return self
-
-    def __exit__(self, *exc) -> None:
-        if self.proc is not None:
-            self.proc.terminate()
-            self.proc.wait(10)
 
 
-class App:
-    """The real app in a child process, driven over its stdin (see `child` below)."""
-
-    def __init__(self, env: dict[str, str], mode: str, tmp: Path) -> None:
-        self.tmp = tmp
-        sock_path = tmp / f"notify-{time.monotonic_ns()}.sock"
-        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-        self.sock.bind(str(sock_path))
-        self.sock.settimeout(120)
-        self.err = open(tmp / "app-stderr.txt", "a")  # noqa: SIM115 (closed in stop)
-        self.proc = subprocess.Popen(
-            [sys.executable, str(Path(__file__).with_name("kiosk_driver.py")), mode],
-            env={**env, "NOTIFY_SOCKET": str(sock_path)},
-            cwd=ROOT,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=self.err,
-            text=True,
-            bufsize=1,
-        )
-        self.pid = self.proc.pid
-        try:
-            if mode != "bare":
-                while b"READY=1" not in self.sock.recv(4096):
-                    pass
-            self.ask("ping")  # the driver answers once the UI loop runs
-        except (SystemExit, OSError):  # never leave the app running behind
-            self.stop(signal.SIGKILL)
-            raise
-
-    def ask(self, command: str, timeout: float = 60) -> str:
-        """Send one driver command; the child answers once it is done on the UI thread."""
-        self.proc.stdin.write(command + "\n")
-        self.proc.stdin.flush()
-        answer: list[str] = []
-        reader = threading.Thread(target=lambda: answer.append(self.proc.stdout.readline()))
-        reader.start()
-        reader.join(timeout)
-        line = answer[0].strip() if answer else ""
-        if not line.startswith("ok"):
-            raise SystemExit(f"the app did not do {command!r}: {line or 'no answer'}")
-        return line[2:].strip()
-
-    def stop(self, sig=signal.SIGTERM) -> float:
-        """Seconds from the signal to the end of the process."""
-        started = time.monotonic()
-        self.proc.send_signal(sig)
-        try:
-            self.proc.wait(10)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
-            return float("inf")
-        finally:
-            self.sock.close()
-            self.err.close()
-        return time.monotonic() - started
+def measure(app: Kiosk, row: Row, seconds: float, repeat: int, show: bool = True) -> Row:
+    for _ in range(repeat):
+        c0, t0 = cpu_seconds(app.pid), time.monotonic()
+        time.sleep(seconds)
+        c1, t1 = cpu_seconds(app.pid), time.monotonic()
+        row.values.append(100 * (c1 - c0) / (t1 - t0))
+        row.loads.append(os.getloadavg()[0])
+    if show:
+        print(row.line(), flush=True)
+    return row
 
 
-# the report -------------------------------------------------------------------------------
-def env_for(display: str, tmp: Path, xvfb: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("KIVY_", "KCFG_"))}
-    env.update(
-        PYTHONPATH=str(ROOT),
-        KIVY_NO_ARGS="1",
-        KIVY_NO_FILELOG="1",
-        KIVY_NO_CONSOLELOG="1",
-        KIVY_HOME=str(tmp / "kivy"),
-        COMPANION_DATA_DIR=str(tmp / f"data-{time.monotonic_ns()}"),
-        KIVY_IMAGE="sdl2",  # as `companion run` sets it
-        GPIOZERO_PIN_FACTORY="mock",
-    )
-    if display == "headless":
-        env["SDL_VIDEODRIVER"] = "offscreen"
-        env.pop("DISPLAY", None)
-    else:
-        env.pop("SDL_VIDEODRIVER", None)
-        env["DISPLAY"] = xvfb
-    return env
-
-
-def line(label: str, samples: list[Sample], target: float | None) -> None:
-    cpus = [x[0] for x in samples]
-    cpu = statistics.median(cpus)
-    frames = statistics.median(x[2] for x in samples)
-    verdict = f"  cpu/target {cpu / target:4.2f}" if target else ""
-    print(
-        f"    {label:<28} cpu {cpu:5.1f} % (runs {', '.join(f'{c:.1f}' for c in cpus)})"
-        f"{verdict}  rss {samples[-1][1]:4.0f} MB  {frames:4.1f} frames/s"
-        f"  load {', '.join(f'{x[3]:.1f}' for x in samples)}",
-        flush=True,
-    )
-
-
-def open_game(a, app: App, name: str, warm_up: float | None = None) -> None:
-    """Open a game and wait out its first seconds (imports, the camera's calibration)."""
-    app.ask(f"game {name}")
-    deadline = time.monotonic() + 60
-    while app.ask("reading") != "yes" and time.monotonic() < deadline:
+def open_game(app: Kiosk, name: str) -> None:
+    """From home: the game's tile, then Start (held when another game is unfinished: the
+    first tap then only warns)."""
+    app.tap(GAMES[name], largest=True)
+    app.tap("Start")
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        words = {w.text.lower() for w in app.words()}
+        if "anyway" in words:  # "Not finished yet: ...", "Hold to start a new game anyway"
+            app.hold("anyway")
+        elif "undo" in words or not any(w.startswith(("seat", "playing")) for w in words):
+            return  # the game's header, or at least no longer the set-up's seats (a header
+            # greyed out at a game's start is too faint for tesseract)
         time.sleep(0.5)
-    time.sleep(a.warm_up if warm_up is None else warm_up)
+    raise SystemExit(f"{name} did not start")
 
 
-def cycled(a, app: App, label: str, open_one, alive: bool = False) -> None:
-    """RSS after each round of home -> game -> home through every game, `a.cycles` rounds.
-    The first round loads each game's code, fonts and the camera's calibration; growth a
-    round is measured from the end of the first to the end of the last (flat: about 0).
-    `alive`: then count the app's live game objects (one game's at most)."""
-    rss, f0 = [rss_mb(app.pid)], int(app.ask("frames"))
-    for _ in range(a.cycles):
-        for name in a.games:
-            open_one(name)
-            time.sleep(a.cycle_seconds)  # people look at it: its frames are drawn
-            app.ask("home")
-            time.sleep(a.cycle_seconds / 4)
-        rss.append(rss_mb(app.pid))
-    growth = (rss[-1] - rss[1]) / (a.cycles - 1) if a.cycles > 1 else float("nan")
-    frames = (int(app.ask("frames")) - f0) / a.cycles
-    print(
-        f"    {label:<28} RSS {' -> '.join(f'{r:.0f}' for r in rss)} MB; "
-        f"growth {growth:+.1f} MB a round of {len(a.games)} after the first "
-        f"({frames:.0f} frames drawn a round)",
-        flush=True,
-    )
-    if alive:
-        print(f"      alive: {app.ask('alive')}", flush=True)
+HOME_BUTTON = (45, 38)  # the header's first button, in the same place on every game screen
 
 
-def figures(a, app: App, during=None) -> list[Sample]:
-    time.sleep(a.settle)
-    return [measure(app, a.seconds, during) for _ in range(a.repeat)]
-
-
-def bench_app(a, display: str, mode: str, tmp: Path, xvfb: str) -> None:
-    app = App(env_for(display, tmp, xvfb), mode, tmp)
-    print(f"  {mode} table:", flush=True)
-    try:
-        if not a.cycles_only:
-            _idle_figures(a, app, mode)
-        if a.cycles:
-            opened = f"games opened {a.cycles} times"
-            cycled(a, app, opened, lambda name: open_game(a, app, name, 0), alive=True)
-        if a.contention_seconds and not a.cycles_only:
-            _contended(a, app, mode)
-    finally:
-        took = app.stop(signal.SIGINT)
-        print(f"    SIGINT to exit: {took:.2f} s (target 2 s)", flush=True)
-
-
-def _idle_figures(a, app: App, mode: str) -> None:
-    line("home idle", figures(a, app), TARGETS["home"])
-    home_rss = rss_mb(app.pid)
-    for name in a.games:
-        open_game(a, app, name)
-        line(f"{name} idle", figures(a, app), TARGETS["game"])
-    app.ask("clock")
-    line("kritters, turn clock running", figures(a, app), TARGETS["clock"])
-    if mode == "sim":
-        open_game(a, app, "color-milk")
-        line("color-milk, camera reads 5 balls", figures(a, app, _balls(app)), None)
-    app.ask("home")
-    line("home again", figures(a, app), TARGETS["home"])
-    print(f"    home RSS at start {home_rss:.0f} MB (target {RSS_HOME} MB)", flush=True)
-
-
-def _balls(app: App):
-    """Five balls down the simulated chute, spread over the interval, on a new round."""
-
-    def drop(seconds: float) -> None:
-        app.ask("round")
-        for colour in ("blue", "green", "orange", "pink", "purple"):
-            app.ask(f"drop {colour}")
-            time.sleep(seconds / 5)
-
-    return drop
-
-
-def _contended(a, app: App, mode: str) -> None:
-    where = "color-milk with the camera" if mode == "sim" else "color-milk"
-    open_game(a, app, "color-milk")
-    before = peak = rss_mb(app.pid)
-    with Busy():
-        deadline = time.monotonic() + a.contention_seconds
+def go_home(app: Kiosk) -> None:
+    """Tap Home (its label is too short for tesseract to find on every screen), then wait
+    for the home screen."""
+    for _ in range(3):  # a notice or a sheet may take the first tap
+        if app.shows("Close"):  # a game played to its end: its results sheet
+            app.tap("Close")
+        app.tap_at(*HOME_BUTTON)
+        deadline = time.monotonic() + 10
         while time.monotonic() < deadline:
-            time.sleep(1)
-            peak = max(peak, rss_mb(app.pid))
-            if mode == "sim" and int(deadline - time.monotonic()) % 8 == 0:
-                app.ask("drop blue")  # the camera has something to read meanwhile
-        after = rss_mb(app.pid)
-        load = os.getloadavg()[0]
-    print(
-        f"    {a.contention_seconds:.0f} s of 3 busy loops in {where}: RSS {before:.0f} -> "
-        f"{after:.0f} MB (peak {peak:.0f}, target {RSS_CONTENDED})  load {load:.1f}",
-        flush=True,
-    )
-    app.ask("home")
+            words = {w.text.lower() for w in app.words()}
+            if {"settings", "history"} & words:
+                return
+            time.sleep(0.5)
+    shown = " ".join(w.text for w in app.words())
+    raise SystemExit(f"Home did not bring the home screen back; the screen shows: {shown[:400]}")
 
 
-def bench_bare(a, display: str, tmp: Path, xvfb: str) -> None:
-    app = App(env_for(display, tmp, xvfb), "bare", tmp)
-    try:
-        if not a.cycles_only:
-            line("bare Kivy, 5 buttons (floor)", figures(a, app), None)
-        if a.cycles:
-            screens = f"bare Kivy, screens opened {a.cycles} times"
-            cycled(a, app, screens, lambda name: app.ask(f"bare-game {name}"))
-    finally:
-        app.stop()
-    if a.cycles and display == "headless":  # the same, each frame finished as the app does
-        app = App(env_for(display, tmp, xvfb), "bare", tmp)
-        try:
-            app.ask("finish")
-            cycled(a, app, "  ... each frame finished", lambda n: app.ask(f"bare-game {n}"))
-        finally:
-            app.stop()
+def laser_round(app: Kiosk) -> None:
+    """A Laser game from home up to the demonstration: two prism cards revealed on the
+    simulated table (the camera reads them), planning, bids, a teammate, then mixing."""
+    open_game(app, "laser")
+    app.key("r", settle=1.5)
+    app.key("r", settle=1.5)
+    app.tap("Everyone")  # planning clock: everyone is ready
+    shown = app.words()
+    rows = sorted({w.y for w in shown if w.text == "5"})  # one row of bids a player
+    for y, bid in zip(rows, ("5", "4", "6"), strict=False):
+        hit = min((w for w in shown if w.text == bid), key=lambda w: abs(w.y - y))
+        app.tap_at(hit.x, hit.y)
+    app.tap("(4)", timeout=10)  # the closest bid as teammate
 
 
-def soak(a, display: str, tmp: Path, xvfb: str) -> None:
-    app = App(env_for(display, tmp, xvfb), "sim", tmp)
-    pid = app.pid
-    try:
-        app.ask("soak 7")
-        time.sleep(60)  # the first game warms caches (fonts, textures, the camera reader)
-        c0, t0 = cpu_seconds(pid), time.monotonic()
-        samples = [rss_mb(pid)]
-        end = time.monotonic() + a.soak_minutes * 60
-        while time.monotonic() < end:
-            time.sleep(min(30, max(0.0, end - time.monotonic())))
-            samples.append(rss_mb(pid))
-        cpu = 100 * (cpu_seconds(pid) - c0) / (time.monotonic() - t0)
-        # RSS rises and falls within each game (its log of states, its screens): compare the
-        # lowest and the highest of the first third of the soak with those of the last third.
-        third = max(1, len(samples) // 3)
-        first, last = samples[:third], samples[-third:]
-        floor, peak = min(last) - min(first), max(last) - max(first)
-        print(
-            f"    soak {a.soak_minutes:g} min of scripted Color Milk (after a 1 min warm-up): "
-            f"RSS {samples[0]:.0f} -> {samples[-1]:.0f} MB; growth, first vs last third: "
-            f"lowest {floor:+.1f} MB, highest {peak:+.1f} MB (target <= {SOAK_GROWTH}); "
-            f"peak {max(samples):.0f} MB, cpu {cpu:.1f} %, load {os.getloadavg()[0]:.1f}",
-            flush=True,
-        )
-        print(f"      RSS every 30 s: {' '.join(f'{s:.0f}' for s in samples)}", flush=True)
-        print(f"      {app.ask('soaked')}", flush=True)
-    finally:
-        app.stop()
+def scripted_game(app: Kiosk, name: str, seconds: float) -> None:
+    """One game for `seconds`: started, then played with the strip's keys and taps as people
+    would (lay and reveal cards, drop balls, next), then Home."""
+    steps = {
+        "color-milk": ["l", "l", "l", "r", "space", "space", "space", "space", "space", "n"],
+        "laser": ["r", "r", "n", "b", "n"],
+        "kritters": ["n", "n", "b", "n"],
+        "elios": ["n", "n", "n"],
+        "node": ["l", "n", "l", "n", "l"],
+    }[name]
+    open_game(app, name)
+    end = time.monotonic() + seconds
+    i = 0
+    while time.monotonic() < end:
+        app.key(steps[i % len(steps)], settle=2.0)
+        i += 1
+    go_home(app)
 
 
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--display", choices=("both", "headless", "xvfb"), default="both")
-    p.add_argument("--table", choices=("both", "sim", "pi", "none"), default="both")
-    p.add_argument("--xvfb", default=":99", help="X display number for Xvfb (default :99)")
     p.add_argument("--seconds", type=float, default=10, help="length of one measurement")
     p.add_argument("--repeat", type=int, default=3, help="measurements per figure")
-    p.add_argument("--settle", type=float, default=2, help="seconds before measuring")
-    p.add_argument("--warm-up", type=float, default=8, help="seconds after opening a game")
-    p.add_argument("--games", nargs="*", default=list(GAMES))
-    p.add_argument("--cycles", type=int, default=3, help="rounds of opening every game")
-    p.add_argument("--cycle-seconds", type=float, default=2, help="on each game's screen")
-    p.add_argument("--cycles-only", action="store_true", help="only the games opened N times")
-    p.add_argument("--contention-seconds", type=float, default=40)
-    p.add_argument("--soak-minutes", type=float, default=30, help="0: no soak")
-    p.add_argument("--soak-only", action="store_true", help="only the soak")
+    p.add_argument("--warm-up", type=float, default=10, help="seconds after opening a game")
+    p.add_argument("--play-minutes", type=float, default=30, help="the scripted-play loop")
+    p.add_argument("--only", default="home,games,clock,camera,play")
+    p.add_argument("--display", default=None, help="an X display to start Xvfb on")
     a = p.parse_args()
-    displays = ("headless", "xvfb") if a.display == "both" else (a.display,)
-    tables = {"both": ("sim", "pi"), "none": ()}.get(a.table, (a.table,))  # none: bare Kivy
+    only = set(a.only.split(","))
+    rows: list[Row] = []
     print(
         f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} "
-        f"(CPU figures: the app's own CPU seconds / wall seconds, 100 % = one core)",
+        "(CPU: the app's own CPU seconds / wall seconds, 100 % = one core)",
         flush=True,
     )
-    with tempfile.TemporaryDirectory(prefix="kiosk-bench-") as d:
-        tmp = Path(d)
-        for display in () if a.soak_only else displays:
-            with Xvfb(a.xvfb) if display == "xvfb" else _Nothing():
-                print(f"{display}{' (Xvfb 800x480 ' + a.xvfb + ')' if display == 'xvfb' else ''}:")
-                bench_bare(a, display, tmp, a.xvfb)
-                for mode in tables:
-                    bench_app(a, display, mode, tmp, a.xvfb)
-        if a.soak_minutes and not a.cycles_only:
-            with Xvfb(a.xvfb):
-                print(f"soak (Xvfb {a.xvfb}, simulated table):")
-                soak(a, "xvfb", tmp, a.xvfb)
+    with tempfile.TemporaryDirectory(prefix="kiosk-bench-") as d, Xvfb(a.display) as x:
+        app = Kiosk(x.display, Path(d))
+        print(f"Xvfb 800x480 on {x.display}, app pid {app.pid}", flush=True)
+        try:
+            time.sleep(3)
+            rows.append(Row("RSS fresh (home)", RSS_FRESH, [rss_mb(app.pid)], unit="MB"))
+            print(rows[-1].line(), flush=True)
+            if "home" in only:
+                rows.append(measure(app, Row("home idle", TARGET["home"]), a.seconds, a.repeat))
+            if "games" in only:
+                for name in GAMES:
+                    open_game(app, name)
+                    time.sleep(a.warm_up)  # the camera's first calibration, imports
+                    row = Row(f"{name} idle", TARGET["game"])
+                    rows.append(measure(app, row, a.seconds, a.repeat))
+                    go_home(app)
+            if "clock" in only:  # Laser's 30 s planning clock, with the camera on the ring
+                row = Row("a clock running (Laser planning)", TARGET["clock"])
+                for _ in range(a.repeat):
+                    open_game(app, "laser")
+                    app.key("r", settle=1.5)
+                    app.key("r", settle=1.5)
+                    measure(app, row, min(a.seconds, 20), 1, show=False)
+                    go_home(app)
+                rows.append(row)
+                print(row.line(), flush=True)
+            if "camera" in only:
+                row = Row("camera watching a demonstration", TARGET["camera"])
+                for _ in range(a.repeat):
+                    laser_round(app)
+                    measure(app, row, min(a.seconds, 20), 1, show=False)
+                    go_home(app)
+                rows.append(row)
+                print(row.line(), flush=True)
+            if "play" in only and a.play_minutes > 0:
+                rows += play(app, a.play_minutes)
+        finally:
+            app.stop()
+    print("\nkiosk figures (CPU: median of the runs; RSS: the highest sample)")
+    for row in rows:
+        print(row.line())
     return 0
 
 
-class _Nothing:
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        pass
+def play(app: Kiosk, minutes: float) -> list[Row]:
+    """The scripted-play loop: every game in turn, a minute each, RSS every 30 s."""
+    rss = Row(f"RSS after {minutes:g} min of play", RSS_PLAYED, unit="MB")
+    cpu = Row(f"CPU over {minutes:g} min of play", None)
+    c0, t0 = cpu_seconds(app.pid), time.monotonic()
+    end = t0 + minutes * 60
+    samples = [rss_mb(app.pid)]
+    next_sample = t0 + 30
+    games = list(GAMES)
+    i = 0
+    while time.monotonic() < end:
+        scripted_game(app, games[i % len(games)], min(60, max(5, end - time.monotonic())))
+        i += 1
+        if time.monotonic() >= next_sample:
+            samples.append(rss_mb(app.pid))
+            next_sample += 30
+            minute = (time.monotonic() - t0) / 60
+            print(f"    {minute:4.1f} min, {i} games: RSS {samples[-1]:.0f} MB", flush=True)
+    time.sleep(5)
+    samples.append(rss_mb(app.pid))
+    cpu.values.append(100 * (cpu_seconds(app.pid) - c0) / (time.monotonic() - t0))
+    cpu.loads.append(os.getloadavg()[0])
+    rss.values, rss.loads = [samples[-1]], [os.getloadavg()[0]]
+    print(f"  {i} games played; RSS samples (MB): {' '.join(f'{s:.0f}' for s in samples)}")
+    print(f"  peak RSS {max(samples):.0f} MB")
+    return [cpu, rss]
 
 
 if __name__ == "__main__":

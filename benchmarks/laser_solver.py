@@ -22,10 +22,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from companion.games.laser.board import COMPETITIVE, TEAM  # noqa: E402
 from companion.games.laser.commands import DEFAULT_TIMEOUT  # noqa: E402
-from companion.games.laser.competitive import PROPOSAL_SLACK, PROPOSAL_WORK, propose  # noqa: E402
-from companion.games.laser.limit import Limit  # noqa: E402
-from companion.games.laser.positions import random_position  # noqa: E402
+from companion.games.laser.proposal import PROPOSAL_SLACK, PROPOSAL_WORK, propose  # noqa: E402
 from companion.games.laser.solver import solve  # noqa: E402
+from companion.games.laser.solver.limit import Limit  # noqa: E402
+from companion.games.laser.solver.positions import random_position  # noqa: E402
 
 
 def timed(calls):

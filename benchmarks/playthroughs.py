@@ -7,8 +7,8 @@ import random
 import uuid
 from datetime import UTC, datetime, timedelta
 
+from companion import catalogue
 from companion import events as ev
-from companion import games
 from companion.entries import Entry, GameRecord
 from companion.events import ButtonPressed, TimerExpired
 from companion.game import GameConfig
@@ -21,7 +21,7 @@ class _Pure:
     """A Session without a log: submit applies the rules and remembers the event."""
 
     def __init__(self, name: str, config: GameConfig) -> None:
-        self.game = games.load(name)
+        self.game = catalogue.load(name)
         self.config = config
         self.state = self.game.initial_state(config)
         self.events: list = []
@@ -56,7 +56,7 @@ def _laser(rng: random.Random, players) -> _Pure:
 
 
 def _kritters(rng: random.Random, players) -> _Pure:
-    from companion.games.kritters.rules import FirstPlayer, PileEmpty, ScoreEntered, TurnDone
+    from companion.games.kritters.events import FirstPlayer, PileEmpty, ScoreEntered, TurnDone
 
     t = _Pure("kritters", GameConfig(players, {}))
     t.submit(FirstPlayer(rng.choice(players)))

@@ -179,8 +179,8 @@ def report_imports(rows, top: int = 12) -> None:
 GAME_IMPORT = """
 import importlib, sys, time
 import companion.ui.app  # what is loaded before a game is opened
-from companion import games
-info = games.info(sys.argv[1])
+from companion import catalogue
+info = catalogue.info(sys.argv[1])
 before = set(sys.modules)
 t = time.perf_counter()
 importlib.import_module(info.package)
@@ -197,10 +197,10 @@ print(f"{took:.3f} {','.join(heavy) or '-'}")
 def report_games(env: dict[str, str]) -> None:
     """What opening each game adds (its rules and screen), on top of the home screen. This
     lands before READY=1 when the app reopens an unfinished game at boot."""
-    from companion import games
+    from companion import catalogue
 
     print("\nopening a game (rules + screen, imported after the home screen):")
-    for info in games.catalogue():
+    for info in catalogue.games():
         out = subprocess.run(
             [sys.executable, "-c", GAME_IMPORT, info.name],
             env=env,

@@ -38,11 +38,11 @@ def main(argv=None) -> int:
     from kivy.clock import Clock
 
     from companion.games.laser.board import TEAM
-    from companion.games.laser.positions import random_position
-    from companion.games.laser.referee import SOLVE_OPTIONS
     from companion.games.laser.solver import solve
+    from companion.games.laser.solver.positions import random_position
+    from companion.games.laser.solver.referee import SOLVE_OPTIONS
     from companion.ui.render import ensure_window
-    from companion.ui.worker import Worker
+    from companion.worker import Worker
 
     ensure_window()
     rng = random.Random(args.seed)

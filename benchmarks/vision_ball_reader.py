@@ -23,7 +23,7 @@ import numpy as np  # noqa: E402
 
 from vision.balls import BallReader  # noqa: E402
 from vision.learn import rendered_calibration  # noqa: E402
-from vision.render import LIGHTS, arrival_frames  # noqa: E402
+from vision.render.tray import LIGHTS, arrival_frames  # noqa: E402
 
 FRAME_INTERVAL_MS = 1000 / 30
 MILL = ["blue"] * 6 + ["green"] * 5 + ["orange"] * 4 + ["pink"] * 3 + ["purple"] * 2

@@ -33,7 +33,7 @@ import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
 from vision.calibration import Calibration  # noqa: E402
-from vision.classifier import learn  # noqa: E402
+from vision.classify import learn  # noqa: E402
 from vision.detect import classify_image, find_objects, measure_box  # noqa: E402
 from vision.learn import calibrate_boxes  # noqa: E402
 
@@ -205,7 +205,7 @@ def pct(n: int, d: int) -> str:
 def reader_speed(frames: int) -> tuple[float, float, float]:
     from vision.balls import BallReader
     from vision.learn import rendered_calibration
-    from vision.render import LIGHTS, arrival_frames
+    from vision.render.tray import LIGHTS, arrival_frames
 
     cal = rendered_calibration(0)
     times = []

@@ -5,7 +5,7 @@ companion games                                   the games and their tools (JSO
 companion replay LOG [--game ID]                  re-apply a game log, print the state
 companion doctor [--json]                         self-test of every part
 companion export [--game ID | --all] [--bgstats]  games as JSON Lines (or a BG Stats file)
-companion import FILE                             merge another table's exported games
+companion import [--bgstats] FILE                 merge another table's games (or BG Stats plays)
 companion stats [--game NAME]                     statistics per player and game (JSON)
 companion history [--game NAME] [--player NAME]   finished games, newest first (JSON)
 companion restore [--list] [--from FILE]          put a backup of the game log back (JSON)
@@ -85,16 +85,23 @@ def _sharing_parsers(sub) -> None:
     which = ex.add_mutually_exclusive_group()
     which.add_argument("--game", type=int, metavar="ID", help="only this game")
     which.add_argument("--all", action="store_true", help="every finished game (default)")
-    ex.add_argument("--bgstats", action="store_true", help="a BG Stats import file instead")
+    ex.add_argument(
+        "--bgstats", action="store_true", help="a BG Stats file (.bgsplay) of the finished games"
+    )
     _data_dir_arg(ex)
     im = sub.add_parser("import", help="merge games exported by another table")
     im.add_argument("file", help="a JSON Lines file from `companion export` (- for stdin)")
+    im.add_argument(
+        "--bgstats",
+        action="store_true",
+        help="FILE is a BG Stats export (.bgsplay or .json): its plays of these games",
+    )
     _data_dir_arg(im)
     st = sub.add_parser("stats", help="statistics per player and game as JSON")
-    st.add_argument("--game", help="only this game (e.g. laser)")
+    st.add_argument("--game", help="only this game (a name `companion games` lists)")
     _data_dir_arg(st)
     hi = sub.add_parser("history", help="finished games, newest first, as JSON")
-    hi.add_argument("--game", help="only this game (e.g. laser)")
+    hi.add_argument("--game", help="only this game (a name `companion games` lists)")
     hi.add_argument("--player", help="only games this player played")
     _data_dir_arg(hi)
 
@@ -128,7 +135,7 @@ def _one_line(exc: BaseException) -> str:
 
 
 def _dispatch(argv: list[str]) -> int:
-    from companion import games
+    from companion import catalogue
 
     # `companion <tool> <game> ...` is routed to the game's own tool.
     if argv and argv[0] == "vision":
@@ -139,7 +146,7 @@ def _dispatch(argv: list[str]) -> int:
         tool = argv[0]
         if len(argv) < 2:
             raise UsageError(f"usage: companion {tool} GAME ...")
-        offered = games.verbs(argv[1])
+        offered = catalogue.verbs(argv[1])
         if tool not in offered:
             have = ", ".join(sorted(offered)) or "none"
             raise UsageError(f"{argv[1]} has no tool {tool!r} (it has: {have})")
@@ -153,7 +160,7 @@ def _dispatch(argv: list[str]) -> int:
 
 
 def _cmd_games(args) -> int:
-    from companion import games
+    from companion import catalogue
 
     out = [
         {
@@ -161,16 +168,16 @@ def _cmd_games(args) -> int:
             "title": g.title,
             "players": list(g.players),
             "about": g.blurb,
-            "tools": sorted(games.verbs(g.name)),
+            "tools": sorted(catalogue.verbs(g.name)),
         }
-        for g in games.catalogue()
+        for g in catalogue.games()
     ]
     print(json.dumps(out, indent=2))
     return 0
 
 
 def _cmd_replay(args) -> int:
-    from companion import games
+    from companion import catalogue
     from companion.codec import jsonable
     from companion.session import config_from_json, replay
     from companion.store import GameLog
@@ -182,13 +189,13 @@ def _cmd_replay(args) -> int:
         name, config, entries = _json_log(path)
         game_id = None
     else:
-        with GameLog(path) as log:
+        with GameLog(path, read_only=True) as log:  # looked at, never written
             records = log.games()
             if not records:
                 raise UsageError(f"{path} holds no games")
             rec = log.game(args.game) if args.game else records[-1]
             name, config, entries, game_id = rec.game, rec.config, log.entries(rec.id), rec.id
-    game = games.load(name)
+    game = catalogue.load(name)
     try:
         states, _ = replay(game, config_from_json(config), entries)
     except (CompanionError, LookupError, TypeError, ValueError, ArithmeticError) as exc:
@@ -217,7 +224,7 @@ def _cmd_replay(args) -> int:
 
 def _json_log(path: Path) -> tuple[str, dict, list]:
     """An exported log's game, config and entries, checked; malformed is a UsageError."""
-    from companion import games
+    from companion import catalogue
     from companion.codec import loads, mistyped
     from companion.entries import iter_entries, refuse_set_aside
     from companion.events import from_dict
@@ -226,7 +233,7 @@ def _json_log(path: Path) -> tuple[str, dict, list]:
     if not isinstance(doc, dict) or not isinstance(doc.get("game"), str):
         raise UsageError(f"{path} is not an exported game log (no game name)")
     refuse_set_aside(doc)
-    games.load(doc["game"])  # an unknown game is refused; a known one registers its events
+    catalogue.load(doc["game"])  # an unknown game is refused; a known one registers its events
     config, entries = doc.get("config"), doc.get("entries", [])
     players = config.get("players") if isinstance(config, dict) else None
     if not isinstance(players, list) or not all(isinstance(p, str) and p for p in players):
@@ -268,13 +275,15 @@ def _cmd_doctor(args) -> int:
 
 
 def _cmd_restore(args) -> int:
-    from companion import backup, paths
+    from companion import paths
+    from companion.store.backups import Backups
+    from companion.store.restore import restore
 
     log = paths.log_path(paths.data_dir(args.data_dir))
     if args.list:
-        out = {"log": str(log), "backups": [b.as_json() for b in backup.Backups(log).list()]}
+        out = {"log": str(log), "backups": [b.as_json() for b in Backups(log).list()]}
     else:
-        out = backup.restore(log, Path(args.source) if args.source else None)
+        out = restore(log, Path(args.source) if args.source else None)
     print(json.dumps(out, indent=2))
     return 0
 

@@ -14,7 +14,7 @@ from companion.checks import Check, CheckResult
 
 
 def _core_checks(args) -> Iterable[Check]:
-    from companion import games, paths, settings
+    from companion import catalogue, paths, settings
     from companion.store import GameLog
 
     directory = paths.data_dir(getattr(args, "data_dir", None))
@@ -48,10 +48,10 @@ def _core_checks(args) -> Iterable[Check]:
     yield game_log
     yield settings_file
     yield voice
-    for info in games.catalogue():
+    for info in catalogue.games():
 
         def rules(info=info) -> CheckResult:
-            game = games.load(info.name)
+            game = catalogue.load(info.name)
             return CheckResult(f"rules: {info.title}", True, repr(game))
 
         yield rules

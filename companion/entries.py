@@ -27,6 +27,54 @@ class GameRecord:
     status: str
     result: dict[str, Any] | None
     uuid: str = ""  # stable across tables: export/import merges logs by it
+    damaged: str = ""  # why its stored set-up or result cannot be read as such ("" if sound)
+
+
+MAX_SEATS = 12  # no game seats more; a record naming more players is not one of ours
+
+
+def scores_only(config: Any) -> bool:
+    """A game kept with its final scores but not its moves: its set-up names where they come
+    from (`scores_from`: a BG Stats play). There is nothing to replay."""
+    return isinstance(config, dict) and "scores_from" in config
+
+
+def record_problem(game: Any, config: Any, started: Any, finished: Any, result: Any) -> str:
+    """What in a stored game does not have the shape every screen and tool reads it with
+    ("" if nothing): a set-up with a list of names, a result with scores and winners."""
+    if not isinstance(game, str) or not isinstance(started, str):
+        return "its name or date is not text"
+    if finished is not None and not isinstance(finished, str):
+        return "its end date is not text"
+    if not isinstance(config, dict):
+        return "its set-up is not an object"
+    players = config.get("players")
+    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+        return "its players are not a list of names"
+    if len(players) > MAX_SEATS:
+        return f"it names {len(players)} players"
+    if not isinstance(config.get("options", {}), dict):
+        return "its options are not an object"
+    seed = config.get("seed", 0)
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        return "its seed is not a whole number"
+    if not isinstance(config.get("teams") or [], list):
+        return "its teams are not a list"
+    if not isinstance(config.get("scores_from", ""), str):
+        return "where its scores come from is not text"
+    if result is None:
+        return ""
+    if not isinstance(result, dict):
+        return "its result is not an object"
+    scores, winners = result.get("scores", {}), result.get("winners", [])
+    if not isinstance(scores, dict) or not all(
+        v is None or (isinstance(v, int | float) and not isinstance(v, bool))
+        for v in scores.values()
+    ):
+        return "its scores are not numbers"
+    if not isinstance(winners, list) or not all(isinstance(w, str) for w in winners):
+        return "its winners are not a list of names"
+    return ""
 
 
 def fold_entries(entries) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:

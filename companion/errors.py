@@ -15,3 +15,7 @@ class LogError(CompanionError, OSError):
 
 class UsageError(CompanionError, ValueError):
     """Bad command-line input or a malformed JSON document."""
+
+
+class LogLost(LogError):
+    """The log lacks what a backup or its own WAL holds (or is gone while backups exist)."""

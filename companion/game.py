@@ -37,6 +37,7 @@ class ReaderSpec:
     key: str = ""
     colours: tuple[str, ...] = ()  # what the reader chooses among (the cards of the game)
     floors: tuple[str, ...] = ()  # the cards' floor patterns to read too (competitive Laser)
+    colour_set: str = ""  # which of the calibration's sets those colours are learnt in
 
 
 @dataclass(frozen=True)
@@ -55,6 +56,7 @@ class Game(Protocol):
     title: str  # as printed on the box: "Color Milk"
     min_players: int
     max_players: int
+    lower_is_better: bool  # the lowest score is best (Elios: the beams still in hand)
 
     def initial_state(self, config: GameConfig) -> Any:
         """The state before the first event. Raises UsageError for a bad config."""
@@ -112,6 +114,7 @@ class GameBase:
 
     min_players = 1
     max_players = 10
+    lower_is_better = False
 
     def legal_actions(self, state: Any) -> Sequence[Event]:
         return ()
@@ -123,13 +126,14 @@ class GameBase:
         return None
 
     def winners(self, state: Any) -> tuple[str, ...]:
-        """Highest score wins, ties shared; games with tie-breaks override this."""
+        """The best score wins (the highest, or the lowest where lower is better), ties
+        shared; games with tie-breaks override this."""
         if not self.is_over(state):
             return ()
         scores = self.scores(state)
         if not scores:
             return ()
-        best = max(scores.values())
+        best = (min if self.lower_is_better else max)(scores.values())
         return tuple(p for p, s in scores.items() if s == best)
 
     def describe(self, state: Any) -> str:

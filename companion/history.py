@@ -8,41 +8,34 @@ UUID and when it finished, so a deleted or stale cache is simply rebuilt.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sqlite3
 import threading
 from pathlib import Path
 from typing import Any
 
-from companion import rounds, stats
-from companion.entries import GameRecord
+from companion import catalogue, rounds, stats
+from companion.entries import GameRecord, scores_only
 from companion.errors import CompanionError, LogError
-from companion.stats import GameSummary
+from companion.players import name_problem
+from companion.stats import GameSummary, mode_label
 from companion.store import GameLog
 
 CACHE_NAME = "history-cache.sqlite3"
 SHOWN = ("finished", "abandoned")
 
 
-def mode_label(game: str, config: dict[str, Any]) -> str:
-    """Board or mode, as people name it: "Board 3", "team", "junior, solo"."""
-    opts, players = config.get("options", {}), config.get("players", ())
-    parts = []
-    if "board" in opts:
-        parts.append(f"Board {opts['board']}")
-    mode = opts.get("mode")
-    if mode == "auto" and game == "laser":
-        mode = "team" if len(players) >= 3 else "competitive"
-    if mode:
-        parts.append(str(mode))
-    if opts.get("variant") not in (None, "standard"):
-        parts.append(str(opts["variant"]))
-    if len(players) == 1:
-        parts.append("solo")
-    return ", ".join(parts)
+def final_series(rec: GameRecord) -> rounds.ScoreSeries:
+    players = tuple(rec.config.get("players", ()))
+    scores = (rec.result or {}).get("scores", {})
+    final = tuple(float(scores.get(p) or 0) for p in players)
+    return rounds.ScoreSeries(players, ("End",), (final,))
 
 
 def summary(rec: GameRecord) -> GameSummary:
+    """The game as the list shows it. A damaged record (companion.entries.record_problem)
+    keeps its place in the list, with no players or scores, and says why."""
     result = rec.result or {}
     return GameSummary(
         uuid=rec.uuid,
@@ -54,6 +47,7 @@ def summary(rec: GameRecord) -> GameSummary:
         scores=dict(result.get("scores", {})),
         winners=tuple(result.get("winners", ())),
         status=rec.status,
+        damaged=rec.damaged,
     )
 
 
@@ -74,7 +68,9 @@ class History:
 
     # the list ---------------------------------------------------------------------------
     def summaries(self, game: str | None = None, player: str | None = None) -> list[GameSummary]:
-        """Finished and abandoned games, newest first, optionally one game's or one player's."""
+        """Finished and abandoned games, newest first, optionally one game's or one player's.
+        Newest by the log's own order: a clock set back (a Pi finds the network time) or a
+        game from another table dated otherwise never reorders the list."""
         out = [
             summary(r)
             for r in self.log.games()
@@ -82,11 +78,12 @@ class History:
             and (game is None or r.game == game)
             and (player is None or player in r.config.get("players", ()))
         ]
-        out.sort(key=lambda s: (s.started, s.id), reverse=True)
+        out.sort(key=lambda s: s.id, reverse=True)
         return out
 
     def players(self) -> list[str]:
-        return sorted({p for s in self.summaries() for p in s.players})
+        """Everyone who played, by name (names no screen could show are left out)."""
+        return sorted({p for s in self.summaries() for p in s.players if not name_problem(p)})
 
     # one game's replay ----------------------------------------------------------------------
     # Replaying may take a while, so `fill` may run on any thread: off the thread that opened
@@ -114,9 +111,15 @@ class History:
         try:
             for rec in pending:
                 try:
-                    facts = rounds.game_facts(rec.game, rec.config, log.entries(rec.id))
-                except CompanionError as exc:  # e.g. imported moves these rules refuse
-                    facts = {"series": None, "error": f"its moves do not replay ({exc})"}
+                    if rec.damaged:
+                        raise LogError(rec.damaged)
+                    if scores_only(rec.config):  # its record is the final scores
+                        facts = {"series": final_series(rec).to_json(), "events": 0}
+                    else:
+                        facts = rounds.game_facts(rec.game, rec.config, log.entries(rec.id))
+                except Exception as exc:  # e.g. moves these rules refuse: stored, not ours
+                    why = exc if isinstance(exc, CompanionError) else type(exc).__name__
+                    facts = {"series": None, "error": f"its moves do not replay ({why})"}
                 facts["_stamp"] = self._stamp(rec)
                 self._memo[rec.uuid] = facts
                 if self._cache:
@@ -142,12 +145,17 @@ class History:
 
     # statistics ----------------------------------------------------------------------------
     def finished(self, game: str | None = None) -> list[GameRecord]:
-        return [r for r in self.log.games("finished") if game is None or r.game == game]
+        """Finished games the statistics count (a damaged record counts for nothing)."""
+        return [
+            r
+            for r in self.log.games("finished")
+            if (game is None or r.game == game) and not r.damaged
+        ]
 
     @staticmethod
     def needs_facts(records) -> list[GameRecord]:
-        """The games whose statistics come from their rounds (Laser bids, Color Milk)."""
-        return [r for r in records if r.game in ("laser", "color-milk")]
+        """The games whose statistics come from their rounds (their `stats.READS_ROUNDS`)."""
+        return [r for r in records if getattr(catalogue.stats(r.game), "READS_ROUNDS", False)]
 
     def statistics(self, game: str | None = None) -> dict[str, Any]:
         """Everything the Statistics view shows, as JSON-ready data."""
@@ -157,20 +165,32 @@ class History:
 
     def tally(self, records) -> dict[str, Any]:
         """Statistics of `records`, with the round facts of the games replayed so far (see
-        `statistics`; plays, wins and scores need no replay)."""
-        games = [summary(r) for r in records]
-        laser = [self._memo.get(r.uuid, {}) for r in records if r.game == "laser"]
-        milk = [self._memo.get(r.uuid, {}) for r in records if r.game == "color-milk"]
-        return {
-            "games": len(games),
-            "players": [s.to_json() for s in stats.player_stats(games)],
-            "laser_bids": stats.laser_bids(laser),
-            "color_milk_predictions": {
-                p: {str(k): v for k, v in sizes.items()}
-                for p, sizes in stats.milk_predictions(milk).items()
-            },
-            "kritters_solo_best": stats.solo_bests(games),
+        `statistics`; plays, wins and scores need no replay): every player's, then each
+        game's own (its `stats` module: its keys, and its lines under its title)."""
+        summaries = [summary(r) for r in records]
+        out: dict[str, Any] = {
+            "games": len(summaries),
+            "players": [s.to_json() for s in stats.player_stats(summaries)],
         }
+        lines = []
+        for info in catalogue.games():
+            own = catalogue.stats(info.name)
+            if own is None:
+                continue
+            mine = [i for i, r in enumerate(records) if r.game == info.name]
+            data = own.statistics(
+                [summaries[i] for i in mine], [self._memo.get(records[i].uuid, {}) for i in mine]
+            )
+            clash = data.keys() & {*out, "lines"}  # a game's keys never hide another's
+            if clash:
+                raise ValueError(f"{info.name}'s statistics reuse {sorted(clash)}")
+            out.update(data)
+            lines += [
+                {"game": info.name, "title": info.title, "player": p, "text": t}
+                for p, t in own.lines(data)
+            ]
+        out["lines"] = lines
+        return out
 
 
 class _FactsCache:
@@ -180,10 +200,15 @@ class _FactsCache:
     def __init__(self, path: Path) -> None:
         self.path = path
         try:
+            if path.is_symlink():  # planted: the cache is never written through a link
+                path.unlink()
             self.db = self._connect(path)
-        except sqlite3.DatabaseError:  # damaged: it only holds what the log can rebuild
-            path.unlink(missing_ok=True)
-            self.db = self._connect(path)
+        except (sqlite3.DatabaseError, OSError):
+            try:  # damaged: it only holds what the log can rebuild
+                path.unlink(missing_ok=True)
+                self.db = self._connect(path)
+            except (sqlite3.DatabaseError, OSError):  # a card that takes no writes
+                self.db = self._connect(":memory:")
         self._loaded = False
 
     @staticmethod
@@ -218,10 +243,12 @@ class _FactsCache:
 
     def put(self, uuid: str, stamp: str, facts: dict[str, Any]) -> None:
         extra = json.dumps({k: v for k, v in facts.items() if k not in ("_stamp", "series")})
-        self.db.execute(
-            "INSERT OR REPLACE INTO facts (uuid, stamp, series, extra) VALUES (?, ?, ?, ?)",
-            (uuid, stamp, json.dumps(facts["series"]), extra),
-        )
+        # On a full card the facts are not kept: they are replayed again next time.
+        with contextlib.suppress(sqlite3.OperationalError):
+            self.db.execute(
+                "INSERT OR REPLACE INTO facts (uuid, stamp, series, extra) VALUES (?, ?, ?, ?)",
+                (uuid, stamp, json.dumps(facts["series"]), extra),
+            )
 
     def close(self) -> None:
         self.db.close()

@@ -31,6 +31,11 @@ def settings_path(directory: Path) -> Path:
     return directory / "settings.json"
 
 
+def on_screen_path(directory: Path) -> Path:
+    """The game last opened on the screen: the one to open again after a power cut."""
+    return Path(directory) / "on-screen"
+
+
 def ring_calibration_path(directory: Path) -> Path:
     """The Laser ring's calibration, beside the ball camera's (vision.doctor.calibration_path)."""
     return Path(directory) / "ring-calibration.json"

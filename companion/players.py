@@ -2,9 +2,39 @@
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass, replace
 
 from companion.errors import UsageError
+
+MAX_NAME = 40  # characters: a name fits a scoreboard row
+MAX_PLAYERS = 12  # the most any table seats
+# Characters that are not drawn as themselves: control and format characters, line and
+# paragraph separators, surrogates, private use and unassigned code points.
+_HIDDEN = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
+
+
+def name_problem(name) -> str | None:
+    """Why `name` cannot be a player's name, or None: text of 1 to MAX_NAME characters that
+    are all drawn as themselves (no line breaks, no control characters)."""
+    if not isinstance(name, str):
+        return "a name must be text"
+    if not name.strip():
+        return "a name cannot be empty"
+    if len(name) > MAX_NAME:
+        return f"a name has at most {MAX_NAME} characters"
+    if any(unicodedata.category(c) in _HIDDEN for c in name):
+        return "a name cannot hold line breaks or control characters"
+    return None
+
+
+def shown_name(name) -> str:
+    """A stored name as a screen shows it: on one line, every character drawn as itself,
+    at most MAX_NAME characters (a longer one ends in an ellipsis)."""
+    text = str(name)[: MAX_NAME * 4]  # bounded work, whatever was stored
+    text = " ".join("".join(" " if unicodedata.category(c) in _HIDDEN else c for c in text).split())
+    return text if len(text) <= MAX_NAME else text[: MAX_NAME - 1] + "\u2026"
+
 
 # Marker colours for players on screen, each paired with a letter for colour-blind players.
 PLAYER_MARKERS = (

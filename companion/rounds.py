@@ -18,7 +18,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from companion import games
+from companion import catalogue
 from companion.session import config_from_json, replay
 
 FACTS_VERSION = 1  # bump when what game_facts returns changes: cached facts are recomputed
@@ -55,7 +55,7 @@ class ScoreSeries:
 
 
 def _hooks(name: str):
-    package = games.info(name).package
+    package = catalogue.info(name).package
     try:
         return importlib.import_module(package + ".facts")
     except ModuleNotFoundError as exc:
@@ -83,7 +83,7 @@ def game_facts(
     replayed end (over, scores, winners), ...the game's own facts}. Raises CompanionError
     (IllegalMove, UsageError) for a log its rules refuse. `extras=False` skips the game's own
     facts (the results chart needs only the series; Laser's optimum needs the solver)."""
-    game = games.load(name)
+    game = catalogue.load(name)
     cfg = config_from_json(config)
     states, _ = replay(game, cfg, entries)
     hooks = _hooks(name)

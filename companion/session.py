@@ -18,6 +18,7 @@ from companion.cues import Cue, GameOver
 from companion.entries import fold_entries
 from companion.game import Game, GameConfig, TimerSpec
 from companion.store import GameLog
+from companion.store.integrity import DamagedGame
 from companion.timer import EXPIRED, PhaseTimer
 
 CueSink = Callable[[Cue], None]
@@ -97,6 +98,8 @@ class Session:
     @classmethod
     def resume(cls, game: Game, log: GameLog, game_id: int, **kw) -> Session:
         rec = log.game(game_id)
+        if rec.damaged:
+            raise DamagedGame(game_id, rec.damaged)
         return cls(game, log, game_id, config_from_json(rec.config), **kw)
 
     def __repr__(self) -> str:

@@ -1,8 +1,8 @@
 """Statistics over finished games, from plain data: no Kivy, no files, no clock.
 
 Per player and game: plays, wins, win rate, best and average score, the longest and the
-current winning streak. Per game: Laser bids against the true optimum, Color Milk
-predictions fulfilled by size, Kritters solo bests.
+current winning streak; and a game's board or mode as people name it (`mode_label`). What
+else a game counts (its `stats` module) is its own: see companion.games.
 """
 
 from __future__ import annotations
@@ -11,8 +11,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-# Games where the lowest score is best (Elios counts the beams still in hand).
-LOWER_IS_BETTER = frozenset({"elios"})
+from companion import catalogue
 
 
 @dataclass(frozen=True)
@@ -28,6 +27,7 @@ class GameSummary:
     scores: Mapping[str, float]
     winners: tuple[str, ...]
     status: str = "finished"
+    damaged: str = ""  # why its stored record cannot be read ("" if sound)
 
 
 @dataclass
@@ -39,6 +39,7 @@ class PlayerStats:
     scores: list[float] = field(default_factory=list)
     best_streak: int = 0
     streak: int = 0  # wins in a row up to the latest game
+    lower_is_better: bool = False  # the game's lowest score is its best
 
     @property
     def win_rate(self) -> float:
@@ -48,7 +49,7 @@ class PlayerStats:
     def best(self) -> float | None:
         if not self.scores:
             return None
-        return min(self.scores) if self.game in LOWER_IS_BETTER else max(self.scores)
+        return min(self.scores) if self.lower_is_better else max(self.scores)
 
     @property
     def average(self) -> float | None:
@@ -69,13 +70,17 @@ class PlayerStats:
 
 
 def player_stats(games: Iterable[GameSummary]) -> list[PlayerStats]:
-    """Per (player, game), over finished games taken in the order they were played."""
+    """Per (player, game), over finished games in the order the log holds them (not by their
+    dates: a clock set back or another table's clock never breaks a streak)."""
     out: dict[tuple[str, str], PlayerStats] = {}
-    for g in sorted(games, key=lambda g: (g.started, g.uuid)):
-        if g.status != "finished":
+    for g in sorted(games, key=lambda g: g.id):
+        if g.status != "finished" or g.damaged:
             continue
         for name in g.players:
-            s = out.setdefault((name, g.game), PlayerStats(name, g.game))
+            s = out.get((name, g.game))
+            if s is None:
+                low = catalogue.lower_is_better(g.game)
+                s = out[(name, g.game)] = PlayerStats(name, g.game, lower_is_better=low)
             s.plays += 1
             won = name in g.winners
             s.wins += won
@@ -87,36 +92,29 @@ def player_stats(games: Iterable[GameSummary]) -> list[PlayerStats]:
     return sorted(out.values(), key=lambda s: (s.game, -s.wins, -s.plays, s.player))
 
 
-def laser_bids(facts: Iterable[Mapping[str, Any]]) -> dict[str, dict[str, int]]:
-    """Per player: rounds bid with a known optimum, and how often the bid was the optimum."""
-    out: dict[str, dict[str, int]] = {}
-    for f in facts:
-        for b in f.get("bids", ()):
-            s = out.setdefault(b["player"], {"bids": 0, "optimal": 0, "over": 0})
-            s["bids"] += 1
-            s["optimal"] += b["bid"] == b["optimum"]
-            s["over"] += b["bid"] - b["optimum"] if b["bid"] > b["optimum"] else 0
-    return dict(sorted(out.items()))
+MODE_LENGTH = 40  # characters of a mode label: a stored option can hold anything
 
 
-def milk_predictions(facts: Iterable[Mapping[str, Any]]) -> dict[str, dict[int, list[int]]]:
-    """Per player and prediction size: [made, fulfilled]."""
-    out: dict[str, dict[int, list[int]]] = {}
-    for f in facts:
-        for p in f.get("predictions", ()):
-            cell = out.setdefault(p["player"], {}).setdefault(int(p["size"]), [0, 0])
-            cell[0] += 1
-            cell[1] += bool(p["fulfilled"])
-    return {k: dict(sorted(v.items())) for k, v in sorted(out.items())}
+def mode_label(game: str, config: dict[str, Any]) -> str:
+    """Board or mode, as people name it: "Board 3", "team", "junior, solo"."""
+    opts, players = config.get("options", {}), config.get("players", ())
+    opts = opts if isinstance(opts, dict) else {}
+    parts = []
+    if "board" in opts:
+        parts.append(f"Board {_short(opts['board'])}")
+    mode = opts.get("mode")
+    if isinstance(mode, str):  # as the game names it as played, e.g. an "auto"
+        own = catalogue.stats(game)
+        mode = own.mode_name(mode, players) if hasattr(own, "mode_name") else mode
+    if mode:
+        parts.append(_short(mode))
+    if opts.get("variant") not in (None, "standard"):
+        parts.append(_short(opts["variant"]))
+    if len(players) == 1:
+        parts.append("solo")
+    label = ", ".join(parts)
+    return label if len(label) <= MODE_LENGTH else label[: MODE_LENGTH - 1] + "\u2026"
 
 
-def solo_bests(games: Iterable[GameSummary], game: str = "kritters") -> dict[str, float]:
-    """Each player's best one-player score in `game` (the Kritters solo target)."""
-    out: dict[str, float] = {}
-    for g in games:
-        if g.game != game or g.status != "finished" or len(g.players) != 1:
-            continue
-        score = g.scores.get(g.players[0])
-        if isinstance(score, int | float) and not isinstance(score, bool):
-            out[g.players[0]] = max(score, out.get(g.players[0], score))
-    return dict(sorted(out.items()))
+def _short(value: Any) -> str:
+    return value[:MODE_LENGTH] if isinstance(value, str) else repr(value)[:MODE_LENGTH]

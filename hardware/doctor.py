@@ -22,6 +22,8 @@ from hardware import pins as pinmap
 from hardware.colours import LED_COLOURS
 from hardware.patterns import TEST_TONES, Pattern, Step
 from hardware.serial_board import BoardStatus
+from hardware.sim_hands import SimulatedHands
+from hardware.sim_table import SimulatedTable, open_simulated_table
 from hardware.table import Table, open_table, pi_present
 
 LED_TESTS = ("red", "green", "blue", "white")
@@ -47,6 +49,7 @@ class _Session:
         self.interactive = not self.simulate and sys.stdin.isatty()
         self.events: queue.Queue = queue.Queue()
         self.table: Table | None = None
+        self.simulated: SimulatedTable | None = None  # the table and its hands, simulated
         self.pins: pinmap.PinMap | None = None
         self.dropped: list[str] = []
 
@@ -61,12 +64,23 @@ class _Session:
 
             s, _ = settings.load(paths.settings_path(self.data_dir()))
             self.pins = pinmap.load(data_dir=self.data_dir())
-            self.table = open_table(self.simulate, self.events.put, settings=s, pins=self.pins)
+            if self.simulate:
+                self.simulated = open_simulated_table(self.events.put, settings=s, pins=self.pins)
+                self.table = self.simulated.table
+            else:
+                self.table = open_table(self.events.put, settings=s, pins=self.pins)
             atexit.register(self.close)
         return self.table
 
+    @property
+    def hands(self) -> SimulatedHands:
+        """The simulated hands that press and drop balls when no person does."""
+        return self.simulated.hands
+
     def close(self) -> None:
-        if self.table is not None:
+        if self.simulated is not None:
+            self.simulated.close()
+        elif self.table is not None:
             self.table.close()
 
     def ask(self, question: str) -> bool:
@@ -188,7 +202,7 @@ def checks(args) -> list[Callable[[], CheckResult]]:
                 return CheckResult(f"button {name}", False, "reads pressed: stuck or mis-wired")
             s.drain()
             if s.simulate:
-                t.press(name)
+                s.hands.press(name)
             elif s.interactive:
                 how = "Hold" if name in hold_names else "Press"
                 s.say(f"{how} the {name.upper()} button now...")
@@ -212,7 +226,7 @@ def checks(args) -> list[Callable[[], CheckResult]]:
             return CheckResult("beam", False, "beam broken: a ball is stuck or it is misaligned")
         s.drain()
         if s.simulate:
-            passed = [t.drop_ball(colour) for colour in SIM_BALLS]
+            passed = [s.hands.drop_ball(colour) for colour in SIM_BALLS]
             s.dropped = list(SIM_BALLS)
             n, timeout = len(SIM_BALLS), 3.0
             for done in passed:

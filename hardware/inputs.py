@@ -28,6 +28,7 @@ class _ButtonState:
     hold: bool
     pressed: bool = False  # the debounced state
     locked_until: float = float("-inf")
+    edge_at: float = float("-inf")  # the last raw edge, bounce or not
     pressed_at: float = 0.0
     hold_fired: bool = False
     presses: int = 0
@@ -60,6 +61,7 @@ class ArcadeButtons:
         self.hold = hold
         holds = set(hold_buttons)
         self._lock = threading.RLock()
+        self.stirred = threading.Event()  # set by every edge: a sleeping poller wakes up
         self.buttons: dict[str, _ButtonState] = {}
         try:
             for name, pin in pins:
@@ -76,7 +78,11 @@ class ArcadeButtons:
             raise
 
     def _edge(self, name: str) -> None:
-        self._settle(name, self.clock.now())
+        now = self.clock.now()
+        with self._lock:
+            self.buttons[name].edge_at = now
+        self._settle(name, now)
+        self.stirred.set()
 
     def _settle(self, name: str, now: float) -> None:
         with self._lock:
@@ -86,14 +92,17 @@ class ArcadeButtons:
             raw = b.device.is_active
             if raw == b.pressed:
                 return
+            # A change that came inside the lock-out took effect when the lock-out ended,
+            # however late a busy poller settles it: a hold is timed from there.
+            at = min(now, max(b.locked_until, b.edge_at))
             b.pressed = raw
-            b.locked_until = now + self.bounce
+            b.locked_until = at + self.bounce
             if raw:
-                b.pressed_at = now
+                b.pressed_at = at
                 b.hold_fired = False
                 if not b.hold:
                     self._emit(name)
-            elif b.hold and not b.hold_fired and now - b.pressed_at >= self.hold:
+            elif b.hold and not b.hold_fired and at - b.pressed_at >= self.hold:
                 self._fire_hold(name)
 
     def _fire_hold(self, name: str) -> None:
@@ -114,6 +123,18 @@ class ArcadeButtons:
                 self._settle(name, now)
                 if b.pressed and b.hold and not b.hold_fired and now - b.pressed_at >= self.hold:
                     self._fire_hold(name)
+
+    def busy(self) -> bool:
+        """Whether `poll()` has work soon: a change inside a lock-out to settle, or a hold
+        button down whose hold may fire. Otherwise only an edge (`stirred`) changes anything."""
+        now = self.clock.now()
+        with self._lock:
+            return any(
+                now <= b.locked_until
+                or b.device.is_active != b.pressed
+                or (b.pressed and b.hold and not b.hold_fired)
+                for b in self.buttons.values()
+            )
 
     def is_pressed(self, name: str) -> bool:
         return self.buttons[name].pressed

@@ -78,6 +78,7 @@ class PinMap:
     serial: SerialPort
     references: tuple[tuple[str, tuple[float, float, float]], ...] = ()
     source: tuple[str, ...] = field(default=(), compare=False)  # files read, defaults first
+    unreadable: str | None = field(default=None, compare=False)  # why no part is fitted
 
     def gpio_pins(self) -> dict[str, int]:
         """Every fitted GPIO part -> its BCM pin."""
@@ -92,14 +93,16 @@ class PinMap:
         return {k: v for k, v in parts.items() if v is not None}
 
 
-def nothing_fitted() -> PinMap:
-    """A table with no parts: what runs when the pin map cannot be read (touch only)."""
+def nothing_fitted(unreadable: str | None = None) -> PinMap:
+    """A table with no parts: what runs when the pin map cannot be read (`unreadable`: why;
+    touch only)."""
     return PinMap(
         LedPins(None, None, None),
         BuzzerPin(None),
         ButtonPins(()),
         BeamPin(None),
         SerialPort(enabled=False),
+        unreadable=unreadable,
     )
 
 

@@ -158,10 +158,15 @@ install_app() {
         say "creating $venv (sees the OS's picamera2 and lgpio)"
         run python3 -m venv --system-site-packages "$venv"
     fi
+    # The venv sees the OS's numpy, which picamera2 was built against: it stays the only one,
+    # and pip chooses an OpenCV that accepts it (opencv-python-headless 4.12 on need numpy 2).
+    local constraints=$PREFIX/lib/constraints.txt numpy
+    numpy=$(python3 -c "import numpy; print(numpy.__version__)" 2>/dev/null || true)
+    run sh -c 'printf "%s\n" "$1" >"$2"' pin "${numpy:+numpy==$numpy}" "$constraints"
     say "installing the app from $SRC"
     # First resolve and fetch what is missing, then always replace the app itself: the
     # version number does not change with every commit.
-    run "$venv/bin/pip" install --quiet --disable-pip-version-check "$SRC"
+    run "$venv/bin/pip" install --quiet --disable-pip-version-check -c "$constraints" "$SRC"
     run "$venv/bin/pip" install --quiet --disable-pip-version-check --no-deps \
         --force-reinstall "$SRC"
     if [ -f "$SRC/docs/pi.md" ]; then

@@ -49,9 +49,14 @@ def docs_shot(tmp_path):
 @pytest.fixture(autouse=True)
 def _quiet_kivy_clock():
     """Kivy's clock is one per process: screens a test leaves behind must not tick into the
-    next test (their game logs are closed by then)."""
+    next test (their game logs are closed by then). Their animations go too: with their clock
+    events cancelled they would never end, and a test waiting for animations to end (a
+    scroll bar fading) waited out its time limit on every screen."""
     yield
     clock = sys.modules.get("kivy.clock")
     if clock is not None:
         for ev in clock.Clock.get_events():
             ev.cancel()
+    animation = sys.modules.get("kivy.animation")
+    if animation is not None:
+        animation.Animation.cancel_all(None)

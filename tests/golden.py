@@ -43,12 +43,12 @@ def golden_files() -> list[Path]:
 
 def replayed(doc: dict) -> tuple[Any, Any, list]:
     """(game, final state, redo stack) of a golden file's log."""
-    from companion import games
+    from companion import catalogue
     from companion.entries import iter_entries
     from companion.session import config_from_json, replay
 
     log = doc["log"]
-    game = games.load(log["game"])
+    game = catalogue.load(log["game"])
     states, redo = replay(game, config_from_json(log["config"]), list(iter_entries(log)))
     return game, states[-1], redo
 

@@ -19,8 +19,9 @@ from typing import Any
 
 import numpy as np
 
-from vision.classifier import Classifier, Prototype
+from vision.classify import Classifier, Prototype
 from vision.errors import CalibrationError
+from vision.registration import decode_reference
 
 FORMAT = "table-companion-calibration"
 VERSION = 1
@@ -43,10 +44,34 @@ class Calibration:
     camera: Mapping[str, Any] = field(default_factory=dict)  # locked exposure, gains, ...
     # floor pattern -> its texture measures (`vision.floor_texture`), learnt from one card each
     floors: Mapping[str, tuple[float, ...]] = field(default_factory=dict)
+    # the empty table the regions were drawn on (`registration.encode_reference`), so each
+    # game finds them again however the camera was nudged; None: trust the pixels
+    reference: str | None = None
 
     @functools.cached_property
     def classifier(self) -> Classifier:
         return Classifier(self.prototypes)
+
+    def classifier_for(self, colour_set: str) -> Classifier:
+        """The classifier of one set of pieces (a file from before sets: all its colours)."""
+        mine = tuple(p for p in self.prototypes if p.set == colour_set)
+        mine = mine or tuple(p for p in self.prototypes if not p.set)
+        if not mine:
+            learnt = ", ".join(self.colour_sets) or "none"
+            raise CalibrationError(
+                f"the calibration has learnt no {colour_set or 'unnamed'} colours (sets: {learnt})"
+            )
+        return _classifier(mine)
+
+    @property
+    def colour_sets(self) -> tuple[str, ...]:
+        return tuple(sorted({p.set for p in self.prototypes}))
+
+    @functools.cached_property
+    def reference_edges(self):
+        if self.reference is None:
+            return None
+        return decode_reference(self.reference)
 
     @property
     def colours(self) -> tuple[str, ...]:
@@ -59,6 +84,11 @@ class Calibration:
         raise KeyError(name)
 
 
+@functools.lru_cache(maxsize=16)
+def _classifier(prototypes: tuple[Prototype, ...]) -> Classifier:
+    return Classifier(prototypes)
+
+
 # JSON ----------------------------------------------------------------------------------
 
 
@@ -67,7 +97,13 @@ def to_json(cal: Calibration) -> dict[str, Any]:
         "format": FORMAT,
         "version": VERSION,
         "prototypes": [
-            {"colour": p.colour, "lab": list(p.lab), "sigma": p.sigma, "samples": p.samples}
+            {
+                "colour": p.colour,
+                "lab": list(p.lab),
+                "sigma": p.sigma,
+                "samples": p.samples,
+                **({"set": p.set} if p.set else {}),
+            }
             for p in cal.prototypes
         ],
         "white_roi": list(cal.white_roi) if cal.white_roi else None,
@@ -80,6 +116,7 @@ def to_json(cal: Calibration) -> dict[str, Any]:
         "frame_size": list(cal.frame_size) if cal.frame_size else None,
         "camera": dict(cal.camera),
         "floors": {f: list(m) for f, m in cal.floors.items()},
+        "reference": cal.reference,
     }
 
 
@@ -99,6 +136,13 @@ def _rect(value: Any, what: str) -> Rect | None:
             f"{what} must be [x, y, width, height] in whole pixels, got {value!r}"
         )
     return tuple(value)
+
+
+def _zone(name: str, value: Any) -> Rect:
+    rect = _rect(value, f"card zone {name!r}")
+    if rect is None:
+        raise CalibrationError(f"card zone {name!r} must be [x, y, width, height], got null")
+    return rect
 
 
 def _pair(value: Any, what: str) -> tuple[float, float]:
@@ -138,6 +182,7 @@ def from_json(data: Any) -> Calibration:
             sigma = float(p["sigma"])
             colour = p["colour"]
             samples = int(p.get("samples", 1))
+            colour_set = p.get("set", "")
         except (KeyError, TypeError, ValueError):
             raise CalibrationError(f"prototype #{i} is malformed: {p!r}") from None
         if (
@@ -148,9 +193,10 @@ def from_json(data: Any) -> Calibration:
             or not all(np.isfinite(lab))
             or max(abs(v) for v in lab) > LAB_RANGE
             or not np.isfinite(sigma)
+            or not isinstance(colour_set, str)
         ):
             raise CalibrationError(f"prototype #{i} is malformed: {p!r}")
-        protos.append(Prototype(colour, lab, sigma, samples))
+        protos.append(Prototype(colour, lab, sigma, samples, colour_set))
     zones = data.get("card_zones") or {}
     if not isinstance(zones, dict):
         raise CalibrationError("card_zones must map zone names to [x, y, width, height]")
@@ -177,19 +223,51 @@ def from_json(data: Any) -> Calibration:
         for m in floors.values()
     ):
         raise CalibrationError("floors must map floor names to three texture measures")
-    return Calibration(
+    reference = data.get("reference")
+    if reference is not None:
+        if not isinstance(reference, str):
+            raise CalibrationError("reference must be the empty table as base64 PNG text")
+        try:
+            decode_reference(reference)
+        except ValueError as exc:
+            raise CalibrationError(f"reference: {exc}") from None
+    cal = Calibration(
         prototypes=tuple(protos),
         white_roi=_rect(data.get("white_roi"), "white_roi"),
         tray_roi=_rect(data.get("tray_roi"), "tray_roi"),
         first_end=first_end,
         ball_radius=_pair(data.get("ball_radius", [8, 80]), "ball_radius"),
         slot_pitch=_pitch(data.get("slot_pitch")),
-        card_zones=tuple((str(z), _rect(r, f"card zone {z!r}")) for z, r in zones.items()),
+        card_zones=tuple((str(z), _zone(z, r)) for z, r in zones.items()),
         card_area=_pair(data.get("card_area", [400, 60000]), "card_area"),
         frame_size=tuple(size) if size else None,
         camera=camera,
         floors={str(f): tuple(float(v) for v in m) for f, m in floors.items()},
+        reference=reference,
     )
+    _check_geometry(cal)
+    return cal
+
+
+def _check_geometry(cal: Calibration) -> None:
+    """Regions that cannot be on the frame, or a ball or card no frame could hold, are a
+    damaged calibration (each named), not a reader that runs out of memory later."""
+    if cal.frame_size is None:
+        return
+    w, h = cal.frame_size
+    if w * h > 50_000_000:
+        raise CalibrationError(f"frame_size {w}x{h} is larger than any camera's")
+    rects = [("white_roi", cal.white_roi), ("tray_roi", cal.tray_roi)]
+    rects += [(f"card zone {z!r}", r) for z, r in cal.card_zones]
+    for name, r in rects:
+        if r is not None and (r[0] + r[2] > w or r[1] + r[3] > h):
+            raise CalibrationError(f"{name} {list(r)} lies outside the {w}x{h} frame")
+    if cal.ball_radius[1] > min(w, h) / 2 or cal.ball_radius[0] <= 0:
+        raise CalibrationError(f"ball_radius {list(cal.ball_radius)} does not fit a {w}x{h} frame")
+    if cal.slot_pitch is not None and cal.slot_pitch > max(w, h):
+        raise CalibrationError(f"slot_pitch {cal.slot_pitch} is longer than the frame")
+    if cal.card_area[1] > w * h or cal.card_area[0] <= 0:
+        raise CalibrationError(f"card_area {list(cal.card_area)} does not fit a {w}x{h} frame")
 
 
 def load(path: str | Path) -> Calibration:

@@ -1,49 +1,42 @@
-"""What lies in each card zone, as a whole: the cards face up with their colour, the cards
-face down, and whether the zone can be read at all.
+"""Cards laid on the table, read by zone: the cards face up with their colour, the cards face
+down, and whether a hand leaves a zone unreadable.
 
-A zone is compared with the empty table (`segment.DifferenceMask`). Each changed region is
-then one of:
-- a card: card-sized and rectangular; its inner pixels are classified among the game's
-  colours and BACK (the printed card back, learnt like a colour). A back is "not revealed
-  yet", never a colour;
-- cards that touch: a region that is no card but parts at its necks into card-shaped pieces;
-  the pieces are read, and marked `touching` so that the game asks instead of guessing;
-- a hand (or an arm, a cup): a region reaching the zone's edge or larger than any card. The
-  zone is `blocked`: no reading at all this frame;
-- something else card-sized but not card-shaped: counted as `unreadable`, so the game asks.
+Each game begins on the empty table: the set-up is found in it (`vision.layout`: the camera
+may have moved since the calibration) and with it the seat zones. A card is then found
+anywhere on the table, at any angle, by what changed against the empty table; it belongs to
+the zone that holds most of it, so a card laid across a zone's edge is read, not a reason to
+block the zone. A region that is no card (a hand, an arm, a cup) hides only what it covers:
+the cards it leaves in view are read, and the zones it reaches are marked `covered` (there may
+be more cards under it).
+
+A card's colour is its ink's, never its paper's or its floor's: the face is squared up, its
+white paper border (when it has one) is its own white reference (`colour.reference_white`),
+and the ink is the face's colourful part. A face-down card shows the printed back, learnt like
+a colour (`BACK`). Competitive Laser prism cards also show a floor pattern, read from the
+face's texture (`vision.floor_texture`).
+
+Cards and other regions are found by `vision.card_regions`, each face measured by
+`vision.card_face`; this module reads them into zones.
 """
 
 from __future__ import annotations
 
-import functools
 import math
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
 
 from vision.calibration import Calibration
-from vision.cards import MIN_RECTANGULARITY
-from vision.classifier import UNKNOWN
-from vision.colour import (
-    frame_white,
-    patch_trustworthy,
-    quantiles,
-    to_lab,
-    weighted,
-)
+from vision.card_face import Face, measure_face
+from vision.card_regions import CardTable
+from vision.classify import UNKNOWN, Classifier
 from vision.errors import CalibrationError
 from vision.floor_texture import FloorModel
-from vision.floor_texture import measures as floor_measures
-from vision.segment import Blob, DifferenceMask, blob_from_contour, split_touching
+from vision.layout import CameraMoved, Layout
 
 BACK = "back"  # the prototype name of the printed card back
-EDGE = 2  # pixels: a region this close to the zone's edge comes from outside it
-MASK_SCALE = 0.5  # cards are found on a half-size image (measured at full size): speed
-MIXED_DISTANCE = 22.0  # weighted Lab: a pixel this far from the card's colour is another ink
-MIXED_SHARE = 0.2  # of the face that is not white paper (the border, the emblem)
-PAPER_L, PAPER_CHROMA = 75.0, 14.0  # white paper, once the frame is white-balanced
 
 
 @dataclass(frozen=True)
@@ -55,9 +48,18 @@ class Card:
     face_down: bool = False
     touching: bool = False
     floor: str = ""  # a competitive prism card's floor pattern, when read and sure
+    corners: tuple[tuple[float, float], ...] = ()
+    candidates: tuple[str, ...] = ()
 
     def to_json(self) -> dict:
-        out = {"colour": self.colour, "confidence": self.confidence, "box": list(self.box)}
+        out = {
+            "colour": self.colour,
+            "confidence": self.confidence,
+            "box": list(self.box),
+            "corners": [[round(x, 1), round(y, 1)] for x, y in self.corners],
+        }
+        if self.candidates:
+            out["candidates"] = list(self.candidates)
         if self.floor:
             out["floor"] = self.floor
         if self.face_down:
@@ -71,13 +73,15 @@ class Card:
 class ZoneView:
     zone: str
     cards: tuple[Card, ...] = ()
-    blocked: bool = False  # a hand or an arm over the zone: no reading
+    blocked: bool = False  # no reading at all (the white patch covered, the camera moved)
     unreadable: int = 0  # card-sized things that are not cards
+    covered: bool = False  # a hand reaches in: the cards it leaves in view, maybe not all
 
     def to_json(self) -> dict:
         return {
             "zone": self.zone,
             "blocked": self.blocked,
+            "covered": self.covered,
             "unreadable": self.unreadable,
             "cards": [c.to_json() for c in self.cards],
         }
@@ -86,10 +90,11 @@ class ZoneView:
 class ZoneReader:
     """`read(frame) -> tuple[ZoneView, ...]` for the calibration's card zones (or `zones`).
 
-    `background` is the empty table (the first frame read when not given). A frame whose
-    white patch is covered gives every zone as blocked. With `floors` (Laser's competitive
-    patterns) each card's floor is read too, if the calibration has learnt every one of
-    them; else no floor is ever sure (the game asks)."""
+    `colours`: the game's card colours; `colour_set`: which of the calibration's sets they
+    are learnt in (a Laser blue card is not a Color Milk blue card). `background` is the empty
+    table (the first frame read when not given). A frame whose white patch is covered gives
+    every zone as blocked. With `floors` (Laser's competitive patterns) each card's floor is
+    read too, if the calibration has learnt every one of them; else no floor is ever sure."""
 
     def __init__(
         self,
@@ -99,16 +104,17 @@ class ZoneReader:
         zones: Iterable[str] | None = None,
         background: np.ndarray | None = None,
         floors: Iterable[str] = (),
+        colour_set: str = "",
     ) -> None:
         if not calibration.card_zones:
             raise CalibrationError("the calibration has no card zones")
         self.cal = calibration
+        self.classifier: Classifier = calibration.classifier_for(colour_set)
         self.colours = tuple(colours)
-        missing = set(self.colours) - set(calibration.colours)
+        missing = set(self.colours) - set(self.classifier.colours)
         if missing:
             raise CalibrationError(f"calibration has no prototype for {', '.join(sorted(missing))}")
-        # the back is optional: without its prototype a face-down card is unreadable (asked)
-        self.allowed = self.colours + ((BACK,) if BACK in calibration.colours else ())
+        self.allowed = self.colours + ((BACK,) if BACK in self.classifier.colours else ())
         wanted = None if zones is None else set(zones)
         self.zones = tuple(
             (z, r) for z, r in calibration.card_zones if wanted is None or z in wanted
@@ -122,7 +128,8 @@ class ZoneReader:
         if self.floors and len(learnt) == len(set(self.floors)):
             self._floor_model = FloorModel(learnt)
         self.background: np.ndarray | None = None
-        self._masks: list[DifferenceMask] = []
+        self.table: CardTable | None = None
+        self.moved = False
         if background is not None:
             self.set_background(background)
 
@@ -131,195 +138,123 @@ class ZoneReader:
 
     def set_background(self, frame: np.ndarray) -> None:
         self.background = frame.copy()
-        bg_white = frame_white(frame, self.cal.white_roi)
-        self._masks = [
-            DifferenceMask(frame, rect, bg_white, scale=MASK_SCALE) for _, rect in self.zones
-        ]
+        try:
+            layout = Layout.find(
+                frame, reference=self.cal.reference_edges, patch=self.cal.white_roi
+            )
+        except CameraMoved:
+            self.table, self.moved = None, True
+            return
+        self.table, self.moved = CardTable(self.cal, layout, self.zones), False
 
     def read(self, frame: np.ndarray) -> tuple[ZoneView, ...]:
         if self.background is None:
             self.set_background(frame)
             return ()
-        if not patch_trustworthy(frame, self.cal.white_roi, self.background):
+        if self.table is None:
             return tuple(ZoneView(z, blocked=True) for z, _ in self.zones)
-        white = frame_white(frame, self.cal.white_roi)
-        views = [
-            self._zone(frame, white, name, rect, mask)
-            for (name, rect), mask in zip(self.zones, self._masks, strict=True)
-        ]
-        # every card of the frame is classified in one call: the classifier's set-up per
-        # call costs more than one card's colour
-        pending = [c for v in views for c in v.cards if isinstance(c, _Measured)]
-        if pending:
-            readings = self.cal.classifier.classify_many([m.lab for m in pending], self.allowed)
-            read = {id(m): self._classified(m, r) for m, r in zip(pending, readings, strict=True)}
-            views = [replace(v, cards=tuple(read.get(id(c), c) for c in v.cards)) for v in views]
+        white = self.table.layout.white(frame)
+        if white is None:  # the white patch is covered: no colour can be trusted
+            return tuple(ZoneView(z, blocked=True) for z, _ in self.zones)
+        found, others = self.table.regions(frame, white)
+        covered: set[str] = set()
+        unreadable: dict[str, int] = {}
+        a_max = self.table.area[1]
+        for region, edge in others:
+            if edge or cv2.contourArea(region) > 1.5 * a_max:
+                covered |= self.table.reached(region)  # a hand hides only what it covers
+            else:
+                zone = self.table.zone_of(cv2.boxPoints(cv2.minAreaRect(region)))
+                if zone is not None:
+                    unreadable[zone] = unreadable.get(zone, 0) + 1
+        placed = []
+        for corners, touching in found:
+            zone = self.table.zone_of(corners)
+            if zone is None:
+                continue
+            if cv2.contourArea(corners.astype(np.float32)) > a_max:  # cards edge to edge
+                placed.append((zone, corners, True, None))
+                continue
+            centre = corners.mean(axis=0)
+            face = measure_face(
+                frame,
+                corners,
+                white.at(*centre),
+                texture=self._floor_model is not None,
+            )
+            placed.append((zone, corners, touching, face))
+        readings = self.classifier.classify_many(
+            [f.lab for _, _, _, f in placed if f is not None], self.allowed
+        )
+        readings = iter(readings)
+        cards: dict[str, list[Card]] = {}
+        for zone, corners, touching, face in placed:
+            card = self._card(zone, corners, touching, face, next(readings) if face else None)
+            cards.setdefault(zone, []).append(card)
+        views = []
+        for name, _ in self.zones:
+            here = tuple(sorted(cards.get(name, []), key=_reading_order))
+            views.append(ZoneView(name, here, False, unreadable.get(name, 0), name in covered))
         return tuple(views)
 
-    def _zone(self, frame, white, name, rect, diff: DifferenceMask) -> ZoneView:
-        """The zone's cards; a card's colour still to classify is a `_Measured`."""
-        mask = diff(frame, white)
-        a_min, a_max = self.cal.card_area
-        x0, y0, w, h = rect
-        contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-        cards: list = []
-        unreadable = 0
-        for c in contours:
-            bx, by, bw, bh = cv2.boundingRect(c)
-            area = cv2.contourArea(c)
-            if area < a_min / 2:
-                continue  # noise, a crumb
-            at_edge = bx <= EDGE or by <= EDGE or bx + bw >= w - EDGE or by + bh >= h - EDGE
-            if at_edge or area > 2.5 * a_max:
-                return ZoneView(name, blocked=True)
-            b = blob_from_contour(cv2.convexHull(c), (x0, y0))
-            if self._card_shaped(b):
-                cards.append(self._card(frame, white, name, b))
-                continue
-            pieces = [p for p in _pieces(c, (x0, y0)) if self._card_shaped(p)]
-            if len(pieces) >= 2:
-                cards += [self._card(frame, white, name, p, touching=True) for p in pieces]
-            elif b is not None and b.area > a_max and b.rectangularity >= MIN_RECTANGULARITY:
-                box = tuple(int(v) for v in cv2.boundingRect(b.contour))
-                cards.append(Card(name, "", 0.0, box, touching=True))  # cards edge to edge
-            else:
-                unreadable += 1
-        cards.sort(key=lambda k: (round(k.box[1] / max(k.box[3], 1)), k.box[0]))
-        return ZoneView(name, tuple(cards), unreadable=unreadable)
-
-    def _card_shaped(self, b: Blob | None) -> bool:
-        a_min, a_max = self.cal.card_area
-        return b is not None and a_min <= b.area <= a_max and b.rectangularity >= MIN_RECTANGULARITY
-
-    def _card(self, frame, white, zone: str, b: Blob, touching: bool = False):
-        box = tuple(int(v) for v in cv2.boundingRect(b.contour))
-        face = _Face(frame, b.contour)
-        px = face.inner()[::2]  # every other pixel is plenty
-        if len(px) == 0:
-            return Card(zone, "", 0.0, box, touching=touching)
-        pixels = to_lab(px.reshape(-1, 1, 3), face.white(white, px)).reshape(-1, 3)
-        lab = _face_colour(pixels)
-        if _mixed(pixels, lab):  # two cards edge to edge look like one: never a colour
-            return Card(zone, "", 0.0, box, touching=True)
-        texture = None if self._floor_model is None else floor_measures(frame, b.contour)
-        return _Measured(zone, box, touching, lab, texture)
-
-    def _classified(self, m: _Measured, r) -> Card:
-        conf = 0.0 if r.colour == UNKNOWN else round(float(r.confidence), 4)
-        if r.colour == BACK:
-            return Card(m.zone, "", conf, m.box, face_down=True, touching=m.touching)
-        colour = "" if r.colour == UNKNOWN else r.colour
+    def _card(self, zone, corners, touching, face, reading) -> Card:
+        box = tuple(int(v) for v in cv2.boundingRect(corners.astype(np.float32)))
+        outline = tuple((float(x), float(y)) for x, y in corners)
+        if face is None or reading is None:
+            return Card(zone, "", 0.0, box, touching=touching, corners=outline)
+        conf = 0.0 if reading.colour == UNKNOWN else round(float(reading.confidence), 4)
+        candidates = tuple(c for c in reading.candidates if c != BACK)
+        if reading.colour == BACK:
+            return Card(
+                zone,
+                "",
+                conf,
+                box,
+                face_down=True,
+                touching=touching,
+                corners=outline,
+                candidates=candidates,
+            )
+        colour = "" if reading.colour == UNKNOWN else reading.colour
         floor = ""
-        if self._floor_model is not None and colour:
-            f = self._floor_model.read(m.texture)
+        if self._floor_model is not None and colour and face.texture is not None:
+            f = self._floor_model.read(face.texture)
             floor = f.floor if f.sure else ""
-        return Card(m.zone, colour, conf, m.box, touching=m.touching, floor=floor)
+        return Card(
+            zone,
+            colour,
+            conf,
+            box,
+            touching=touching,
+            floor=floor,
+            corners=outline,
+            candidates=candidates,
+        )
 
 
-@dataclass(frozen=True, eq=False)
-class _Measured:
-    """A card whose colour is measured (`lab`) but not yet classified."""
-
-    zone: str
-    box: tuple[int, int, int, int]
-    touching: bool
-    lab: np.ndarray
-    texture: np.ndarray | None = None  # floor measures, when floors are read
-
-
-class _Face:
-    """One card's pixels, its outline drawn once for both measures taken on it: the inner
-    pixels (as `segment.inner_pixels`, shrink 0.2) and the white of its own margin (as
-    `cards.card_white`, its ink taken from those inner pixels)."""
-
-    def __init__(self, frame: np.ndarray, contour: np.ndarray) -> None:
-        self.contour = contour
-        x, y, w, h = cv2.boundingRect(contour)
-        x0, y0 = max(x, 0), max(y, 0)
-        x1, y1 = min(x + w, frame.shape[1]), min(y + h, frame.shape[0])
-        self.region = frame[y0:y1, x0:x1]
-        self.mask = np.zeros(self.region.shape[:2], np.uint8)
-        if self.mask.size:
-            local = contour - np.array([x0, y0]).reshape(1, 1, 2)
-            cv2.drawContours(self.mask, [local], -1, 255, cv2.FILLED)
-
-    def inner(self) -> np.ndarray:
-        if self.mask.size == 0:
-            return np.empty((0, 3), np.uint8)
-        r = int(round(0.2 * math.sqrt(max(cv2.contourArea(self.contour), 1.0) / math.pi)))
-        mask = self.mask
-        if r > 0:
-            inner = cv2.erode(mask, _kernel(cv2.MORPH_ELLIPSE, r))
-            if cv2.countNonZero(inner) >= 10:
-                mask = inner
-        return self.region[mask > 0]
-
-    def white(self, fallback: np.ndarray, ink: np.ndarray) -> np.ndarray:
-        """`ink`: the face's inner pixels (uint8 BGR), to tell a white margin from a face
-        printed to its edge."""
-        h, w = self.mask.shape
-        if w < 8 or h < 8:
-            return fallback
-        shrink = max(2, int(0.12 * min(cv2.minAreaRect(self.contour)[1])))
-        inner = cv2.erode(self.mask, _kernel(cv2.MORPH_RECT, shrink))
-        ring = cv2.subtract(self.mask, inner)
-        # medians and quantiles of whole-number pixel values are taken on the uint8
-        # pixels themselves (the same values as in float, without the copies)
-        px = self.region[ring > 0]
-        if len(px) < 20 or len(ink) < 20:
-            return fallback
-        grey = px.sum(axis=1, dtype=np.int32)
-        top = px[grey >= quantiles(grey, (0.6,))[0]]
-        white = _median_rows(top)
-        ink = _median_rows(ink)
-        margin = bool(np.all(white >= 1.05 * ink)) and white.sum() >= 1.15 * ink.sum()
-        return np.maximum(white, 1.0) if margin and white.max() < 254 else fallback
+def faces(
+    cal: Calibration, empty: np.ndarray, frame: np.ndarray, zones: Iterable[str] | None = None
+) -> list[tuple[str, np.ndarray, Face]]:
+    """(zone, corners, face) of every card lying in `zones` of `frame` (all by default), as
+    the reader measures them: the samples a calibration learns from."""
+    layout = Layout.find(empty, reference=cal.reference_edges, patch=cal.white_roi)
+    wanted = None if zones is None else set(zones)
+    table = CardTable(
+        cal, layout, [(z, r) for z, r in cal.card_zones if wanted is None or z in wanted]
+    )
+    white = layout.white(frame)
+    if white is None:
+        raise CalibrationError("the white patch is covered in the calibration frame")
+    out = []
+    for corners, _ in table.regions(frame, white)[0]:
+        zone = table.zone_of(corners)
+        face = measure_face(frame, corners, white.at(*corners.mean(axis=0)))
+        if zone is not None and face is not None:
+            out.append((zone, corners, face))
+    return out
 
 
-@functools.lru_cache(maxsize=64)
-def _kernel(shape: int, r: int) -> np.ndarray:
-    return cv2.getStructuringElement(shape, (2 * r + 1, 2 * r + 1))
-
-
-def _median_rows(px: np.ndarray) -> np.ndarray:
-    """np.median(px, axis=0) as float32 of an (N, 3) array, by one partial sort of its
-    columns."""
-    cols = np.ascontiguousarray(px.T)
-    n = cols.shape[1]
-    k = n // 2
-    if n % 2:
-        return np.partition(cols, k, axis=1)[:, k].astype(np.float32)
-    part = np.partition(cols, (k - 1, k), axis=1)
-    return (part[:, k - 1].astype(np.float32) + part[:, k]) / np.float32(2)
-
-
-def _mixed(pixels: np.ndarray, lab: np.ndarray) -> bool:
-    """More of the face differs from its median colour than a card's white emblem covers."""
-    L, a, b = pixels[:, 0], pixels[:, 1], pixels[:, 2]
-    paper = (L > PAPER_L) & (a * a + b * b < PAPER_CHROMA**2)
-    diff = weighted(pixels - lab)
-    far = np.einsum("ij,ij->i", diff, diff) > MIXED_DISTANCE**2
-    return np.count_nonzero(far & ~paper) > MIXED_SHARE * len(pixels)
-
-
-def _face_colour(pixels: np.ndarray) -> np.ndarray:
-    """`colour.robust_colour` of a card's Lab pixels (the same value), its median taken by
-    partial sorts: a card is measured 25 times a frame."""
-    lightness = pixels[:, 0]
-    lo, hi = quantiles(lightness, (0.15, 0.85))
-    chroma = np.abs(pixels[:, 1]) + np.abs(pixels[:, 2])
-    glare = (lightness > hi) & (chroma < quantiles(chroma, (0.5,))[0])
-    keep = (lightness >= lo) & (lightness <= hi) & ~glare
-    return _median_rows(pixels[keep] if np.count_nonzero(keep) >= 5 else pixels)
-
-
-def _pieces(contour: np.ndarray, offset: tuple[int, int]):
-    """Blobs of the pieces a region parts into at its necks (cards side by side)."""
-    x, y, w, h = cv2.boundingRect(contour)
-    region = np.zeros((h, w), np.uint8)
-    cv2.drawContours(region, [contour - np.array([x, y]).reshape(1, 1, 2)], -1, 1, -1)
-    for px, py, piece in split_touching(region):
-        parts, _ = cv2.findContours(piece, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-        if parts:
-            hull = cv2.convexHull(max(parts, key=cv2.contourArea))
-            yield blob_from_contour(hull, (offset[0] + x + px, offset[1] + y + py))
+def _reading_order(card: Card):
+    """Top row first, left to right (rows a card's height apart)."""
+    x, y, w, h = card.box
+    return (round(y / max(math.sqrt(w * h), 1)), x)

@@ -7,11 +7,18 @@
     companion vision calibrate-table --calibration calib.json --empty EMPTY.png
         [--balls FRAME=blue,pink,...]... [--cards FRAME=seat1:blue,seat2:pink]...
         [--floors FRAME[=ZONE]]
+    companion vision calibrate-node --empty EMPTY.jpg --card FRAME=red [--card ...] --out node.json
     companion vision render --light tungsten --balls blue,pink --out frame.png
-    companion vision read node --calibration node.json BEFORE.jpg AFTER.jpg
-    companion vision read cards --calibration calib.json [--empty EMPTY.png] [--floors]
-        IMAGE...
-    companion vision read laser --calibration ring.json IMAGE
+    companion vision render-set --out DIR [--setups N] [--seed S]
+    companion vision read balls --calibration calib.json [--empty EMPTY.png] IMAGE...
+    companion vision read cards --calibration calib.json [--empty EMPTY.png] [--set NAME]
+        [--floors] IMAGE...
+    companion vision calibrate-ring --out ring.json --empty EMPTY.jpg [--from ring.json]
+        [--tiles X,Y;... | --ellipse CX,CY,RX,RY] [--tile-size PX] [--patch X,Y,W,H]
+        [--card COLOUR=X,Y,W,H]... --figure FRAME=COLOUR... (each colour and the cat)
+    companion vision read laser --calibration ring.json --empty EMPTY.jpg IMAGE...
+    companion vision calibrate-node --empty EMPTY.jpg --card FRAME=colour... --out node.json
+    companion vision read node --calibration node.json [--first FIRST.jpg] BEFORE.jpg AFTER.jpg
 
 Bad input is a one-line UsageError (exit 2); a damaged calibration file, a CalibrationError.
 """
@@ -25,7 +32,9 @@ from dataclasses import replace
 from pathlib import Path
 
 from companion.errors import UsageError
-from vision import read_cards
+from vision import read_balls, read_cards
+from vision.node import cli as node_cli
+from vision.ring import cli as ring_cli
 
 
 class _Parser(argparse.ArgumentParser):
@@ -64,6 +73,7 @@ def _parser() -> argparse.ArgumentParser:
     g.add_argument("--ball-radius", help="MIN,MAX ball radius in pixels")
     g.add_argument("--slot-pitch", type=float, help="pixels between resting balls")
     g.add_argument("--zone", action="append", default=[], help="card zone NAME=X,Y,W,H")
+    g.add_argument("--card-area", help="MIN,MAX area of a card in pixels")
     g.add_argument("--frame-size", help="WxH the regions refer to, e.g. 640x480")
     t = sub.add_parser("calibrate-table", help="learn colours from frames of the real table")
     t.add_argument("--calibration", required=True, help="with regions set; rewritten on success")
@@ -81,25 +91,34 @@ def _parser() -> argparse.ArgumentParser:
         help="FRAME=zone:colour,zone:colour one card in each listed zone",
     )
     t.add_argument(
+        "--set",
+        dest="colour_set",
+        help="the set the --cards colours belong to (one game's cards, e.g. color-milk)",
+    )
+    t.add_argument(
         "--floors",
         help="FRAME[=ZONE] one competitive Laser prism card of each floor (wood, carpet, "
         "ceramic) laid left to right in ZONE (default: centre)",
     )
+    ring_cli.add_calibrate_parser(sub)
+    node_cli.add_calibrate_parser(sub)
     read = sub.add_parser("read", help="read what lies on the table in photos")
     what = read.add_subparsers(dest="what", parser_class=type(read))
     read_cards.add_parser(what)
-    n = what.add_parser("node", help="the card laid between two frames (Node)")
-    n.add_argument("--calibration", required=True, help="a Node table calibration JSON")
-    n.add_argument("before")
-    n.add_argument("after")
-    ring = what.add_parser("laser", help="the Laser ring: tiles, cat and spare figures")
-    ring.add_argument("--calibration", required=True, help="a ring calibration JSON")
-    ring.add_argument("image")
+    read_balls.add_parser(what)
+    node_cli.add_read_parser(what)
+    ring_cli.add_read_parser(what)
     r = sub.add_parser("render", help="render a simulated table frame to a PNG")
     r.add_argument("--light", default="daylight")
     r.add_argument("--balls", default="", help="comma-separated colours, slot 0 first")
     r.add_argument("--seed", type=int, default=0)
     r.add_argument("--out", required=True)
+    rs = sub.add_parser(
+        "render-set", help="write a development set of the four scenes under spectral light"
+    )
+    rs.add_argument("--out", required=True, help="folder to write (frames, truth.json, README)")
+    rs.add_argument("--setups", type=int, default=12, help="set-ups per scene (default 12)")
+    rs.add_argument("--seed", type=int, default=0)
     return p
 
 
@@ -216,6 +235,11 @@ def _regions(args) -> int:
                 raise UsageError(f"--zone must be NAME=X,Y,W,H, got {z!r}")
             zones[name] = _ints(rect, 4, f"--zone {name}")
         changes["card_zones"] = tuple(zones.items())
+    if args.card_area:
+        lo, hi = _ints(args.card_area, 2, "--card-area")
+        if lo > hi or lo == 0:
+            raise UsageError("--card-area must be MIN,MAX with 0 < MIN <= MAX")
+        changes["card_area"] = (float(lo), float(hi))
     if args.frame_size:
         changes["frame_size"] = _ints(args.frame_size, 2, "--frame-size")
     new = dataclasses.replace(cal, **changes)
@@ -233,22 +257,30 @@ def _calibrate_table(args) -> int:
     from vision import calibration as C
     from vision import learn as L
     from vision.detect import load_frame
+    from vision.registration import encode_reference
 
     base = C.load(args.calibration)
     if not args.balls and not args.cards and not args.floors:
         raise UsageError("give at least one --balls, --cards or --floors frame")
+    if args.cards and not args.colour_set:
+        raise UsageError("--set: say which cards these are (e.g. --set color-milk)")
     empty = load_frame(args.empty, base.frame_size)
+    # the empty table the regions were drawn on: each game finds them again from it
+    base = replace(base, reference=encode_reference(empty))
 
     def frame_of(path):  # every frame the size of the empty one: the regions are its pixels
         return load_frame(path, empty.shape[1::-1])
 
-    balls, cards = [], []
+    balls, cards, rests = [], [], []
     for item in args.balls:
         name, _, colours = item.partition("=")
         want = [c.strip().lower() for c in colours.split(",") if c.strip()]
         if not want:
             raise UsageError(f"--balls must be FRAME=colour,colour,..., got {item!r}")
         balls += L.tray_samples(base, empty, frame_of(name), want)
+        rests.append(L.tray_rests(base, empty, frame_of(name)))
+    if rests and base.slot_pitch is None:  # where the balls came to rest: the tray's pitch
+        base = replace(base, slot_pitch=L.pitch_of(rests))
     for item in args.cards:
         name, _, spec = item.partition("=")
         pairs = [p.split(":", 1) for p in spec.split(",") if p.strip()]
@@ -257,7 +289,7 @@ def _calibrate_table(args) -> int:
         cards += L.card_samples(
             base, empty, frame_of(name), {z.strip(): c.strip().lower() for z, c in pairs}
         )
-    new = L.calibrate_table(base, balls, cards) if balls or cards else base
+    new = L.calibrate_table(base, balls, cards, args.colour_set or "") if balls or cards else base
     if args.floors:
         name, _, zone = args.floors.partition("=")
         new = replace(new, floors=_floors(new, empty, frame_of(name), zone))
@@ -265,6 +297,10 @@ def _calibrate_table(args) -> int:
     store.propose(new)
     new = store.accept()
     out = {"out": str(args.calibration), "balls": len(balls), "cards": len(cards)}
+    for colour_set in new.colour_sets:
+        alike = new.classifier_for(colour_set).look_alike()
+        if alike:  # said at set-up: the app will ask between them
+            out.setdefault("look_alike", {})[colour_set] = [list(p) for p in alike]
     if args.floors:
         out["floors"] = {f: list(m) for f, m in new.floors.items()}
     print(json.dumps(out | {"prototypes": C.to_json(new)["prototypes"]}, indent=2))
@@ -274,7 +310,8 @@ def _calibrate_table(args) -> int:
 def _floors(cal, empty, frame, zone: str) -> dict:
     """The floor patterns learnt from `--floors FRAME[=ZONE]`."""
     from vision.errors import CalibrationError
-    from vision.floor_texture import FLOORS, learn_floors
+    from vision.floor_texture import FLOORS
+    from vision.learn import learn_floors
 
     zone = zone.strip() or "centre"
     if zone not in dict(cal.card_zones):
@@ -291,10 +328,10 @@ def _floors(cal, empty, frame, zone: str) -> dict:
 def _render(args) -> int:
     import cv2
 
-    from vision.render import LIGHTS, render_tray
+    from vision.render.tray import LIGHTS, SPECTRAL_LIGHTS, render_tray
 
-    if args.light not in LIGHTS:
-        raise UsageError(f"--light must be one of {', '.join(LIGHTS)}")
+    if args.light not in LIGHTS + SPECTRAL_LIGHTS:
+        raise UsageError(f"--light must be one of {', '.join(LIGHTS + SPECTRAL_LIGHTS)}")
     balls = [b.strip() for b in args.balls.split(",") if b.strip()]
     try:
         frame = render_tray(balls, args.light, args.seed)
@@ -305,18 +342,27 @@ def _render(args) -> int:
     return 0
 
 
+def _render_set(args) -> int:
+    from vision.render.dataset import write_set
+
+    if args.setups < 1:
+        raise UsageError("--setups must be at least 1")
+    truth = write_set(Path(args.out), args.setups, args.seed)
+    frames = sum(len(v) for v in truth.values())
+    print(json.dumps({"out": args.out, "frames": frames, "scenes": list(truth)}))
+    return 0
+
+
 def _read(args) -> int:
     if args.what == "cards":
         return read_cards.run(args)
+    if args.what == "balls":
+        return read_balls.run(args)
     if args.what == "node":
-        from vision.node_cli import read_node
-
-        return read_node(args)
+        return node_cli.read_node(args)
     if args.what == "laser":
-        from vision.ring_reader import read_command
-
-        return read_command(args)
-    raise UsageError("companion vision read: say what to read (cards, node or laser)")
+        return ring_cli.read_laser(args)
+    raise UsageError("companion vision read: say what to read (balls, cards, node or laser)")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -330,7 +376,10 @@ def main(argv: list[str] | None = None) -> int:
         "classify": _classify,
         "regions": _regions,
         "calibrate-table": _calibrate_table,
+        "calibrate-ring": ring_cli.calibrate_ring,
+        "calibrate-node": node_cli.calibrate,
         "render": _render,
+        "render-set": _render_set,
         "read": _read,
     }
     return commands[args.command](args)

@@ -34,8 +34,9 @@ def checks(args) -> list[Callable[[], CheckResult]]:
 
     @_part("camera")
     def camera() -> CheckResult:
-        from vision.camera import Camera, RenderedSource, open_source
-        from vision.render import render_tray
+        from vision.camera import Camera
+        from vision.render.tray import render_tray
+        from vision.sources import RenderedSource, open_source
 
         if simulate:
             source = RenderedSource(lambda i: render_tray([], "daylight", 0, frame=i))
@@ -75,7 +76,7 @@ def checks(args) -> list[Callable[[], CheckResult]]:
     def ball_reader() -> CheckResult:
         from vision.balls import BallReader
         from vision.learn import rendered_calibration
-        from vision.render import arrival_frames
+        from vision.render.tray import arrival_frames
 
         want = ["pink", "blue", "purple", "green", "orange"]
         reader = BallReader(rendered_calibration(0))

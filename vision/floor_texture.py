@@ -11,9 +11,9 @@ ways, each cheap:
 - `fine`: what varies from pixel to pixel once the rows' and columns' means are taken out:
   speckle (carpet).
 The white emblem in the middle of the face is left out. A floor is learnt from one card of
-each pattern (`learn_floors`) as these three numbers; a card is read as the nearest learnt
-pattern in log space, and only when it is clearly nearer to it than to any other and near
-enough to it (`FloorReading.sure`): anything else is asked.
+each pattern (`vision.learn.learn_floors`) as these three numbers; a card is read as the
+nearest learnt pattern in log space, and only when it is clearly nearer to it than to any
+other and near enough to it (`FloorReading.sure`): anything else is asked.
 """
 
 from __future__ import annotations
@@ -105,24 +105,3 @@ class FloorModel:
         order = np.argsort(d)
         second = float(d[order[1]]) if len(order) > 1 else math.inf
         return FloorReading(self.names[keep[order[0]]], float(d[order[0]]), second)
-
-
-def learn_floors(frame: np.ndarray, background: np.ndarray, cal, floors: Iterable[str], zone: str):
-    """floor -> measures from one card of each floor laid in `zone` left to right in the
-    order of `floors` (`background`: the zone without them), for `Calibration.floors`."""
-    from vision.cards import detect_cards
-    from vision.errors import CalibrationError
-
-    floors = tuple(floors)
-    found = sorted(detect_cards(frame, background, cal, [zone]), key=lambda f: f[1].x)
-    if len(found) != len(floors):
-        raise CalibrationError(
-            f"lay one card of each floor ({', '.join(floors)}) in {zone}: {len(found)} card(s) seen"
-        )
-    out = {}
-    for floor, (_, blob, _) in zip(floors, found, strict=True):
-        m = measures(frame, blob.contour)
-        if m is None:
-            raise CalibrationError(f"the {floor} card in {zone} is too small to read its floor")
-        out[floor] = tuple(round(float(v), 5) for v in m)
-    return out

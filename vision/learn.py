@@ -10,7 +10,6 @@ from __future__ import annotations
 import csv
 import functools
 import json
-import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -18,22 +17,18 @@ from typing import Any
 
 import numpy as np
 
-from vision.balls import detect_balls, order_key
+from vision.ball_tray import detect_balls, tray_for
+from vision.balls import BALL_SET
 from vision.calibration import Calibration
-from vision.cards import detect_cards
-from vision.classifier import learn
+from vision.card_zones import faces
+from vision.classify import learn
 from vision.colour import weighted
 from vision.detect import Found, find_objects, load_image, measure_box
 from vision.errors import CalibrationError
-from vision.render import (
-    BALL_COLOURS,
-    CARD_COLOURS,
-    LIGHTS,
-    card_layout,
-    render_cards,
-    render_tray,
-    scene_calibration,
-)
+from vision.floor_texture import measures as floor_measures
+from vision.registration import encode_reference
+from vision.render.tray import BALL_COLOURS, CARD_SETS, render_cards, render_tray
+from vision.render.tray_geometry import scene_calibration
 
 Box = tuple[int, int, int, int]
 SAME_COLOUR = 20.0  # weighted-Lab distance within which objects of one photo share its label
@@ -171,76 +166,112 @@ def _with(base: Calibration | None, protos) -> Calibration:
 
 def tray_samples(
     cal: Calibration, empty: np.ndarray, frame: np.ndarray, colours: Sequence[str]
-) -> list[tuple[str, tuple[float, float, float]]]:
-    """(colour, Lab) samples from a frame of the tray holding `colours` in slot order (slot 0
-    nearest `first_end`), measured exactly as the ball reader measures."""
+) -> list[tuple[str, tuple[float, float, float], float]]:
+    """(colour, Lab, spread) samples from a frame of the tray holding `colours` in slot order
+    (slot 0 nearest `first_end`), measured exactly as the ball reader measures."""
     found = detect_balls(frame, empty, cal)
     if len(found) != len(colours):
         raise CalibrationError(f"expected {len(colours)} balls in the tray, found {len(found)}")
-    found.sort(key=lambda f: order_key(cal, f[0].x, f[0].y))
-    return [(c, tuple(float(v) for v in lab)) for c, (_, lab) in zip(colours, found, strict=True)]
+    return [
+        (c, tuple(float(v) for v in lab), spread)
+        for c, (_, lab, spread) in zip(colours, found, strict=True)
+    ]
+
+
+def tray_rests(cal: Calibration, empty: np.ndarray, frame: np.ndarray) -> list[float]:
+    """How far from the tray's end each ball of a calibration frame rests, slot 0 first."""
+    tray = tray_for(cal, empty)
+    return [tray.order_key(b.x, b.y) for b, _, _ in detect_balls(frame, empty, cal)]
+
+
+def pitch_of(frames: Sequence[Sequence[float]]) -> float:
+    """The distance between resting balls, from where the balls of calibration frames rest
+    (`tray_rests` of each): the spacing of neighbours where a frame shows several, else twice
+    the first ball's distance from the tray's end (balls touching from the end, or cups as
+    far apart)."""
+    steps = [b - a for rests in frames for a, b in zip(rests, rests[1:], strict=False)]
+    firsts = [rests[0] for rests in frames if rests]
+    return round(float(np.median(steps)) if steps else 2 * float(np.median(firsts)), 1)
 
 
 def card_samples(
-    cal: Calibration, empty: np.ndarray, frame: np.ndarray, cards: Mapping[str, str]
-) -> list[tuple[str, tuple[float, float, float]]]:
-    """(colour, Lab) samples from a frame with one card in each listed zone (zone -> colour)."""
-    found = detect_cards(frame, empty, cal, zones=list(cards))
+    cal: Calibration,
+    empty: np.ndarray,
+    frame: np.ndarray,
+    cards: Mapping[str, str | Sequence[str]],
+) -> list[tuple[str, tuple[float, float, float], float]]:
+    """(colour, Lab, spread) samples from a frame with the listed cards in each zone (zone ->
+    colour, or colours left to right), measured exactly as the card reader measures."""
+    found = faces(cal, empty, frame, zones=list(cards))
     out = []
-    for zone, colour in cards.items():
-        here = [lab for z, _, lab in found if z == zone]
-        if len(here) != 1:
-            raise CalibrationError(f"expected one card in zone {zone!r}, found {len(here)}")
-        out.append((colour, tuple(float(v) for v in here[0])))
+    for zone, colours in cards.items():
+        colours = [colours] if isinstance(colours, str) else list(colours)
+        here = sorted(
+            ((corners.mean(axis=0)[0], face) for z, corners, face in found if z == zone),
+            key=lambda cf: cf[0],
+        )
+        if len(here) != len(colours):
+            seen = f"{len(here)} cards, not {len(colours)}" if here else "no card"
+            raise CalibrationError(f"{zone}: {seen}")
+        out += [
+            (c, tuple(float(v) for v in face.lab), face.spread)
+            for c, (_, face) in zip(colours, here, strict=True)
+        ]
     return out
 
 
 def calibrate_table(
     base: Calibration,
-    balls: Iterable[tuple[str, Sequence[float]]] = (),
-    cards: Iterable[tuple[str, Sequence[float]]] = (),
+    balls: Iterable[tuple] = (),
+    cards: Iterable[tuple] = (),
+    card_set: str = "",
 ) -> Calibration:
-    """`base` (regions, camera) with prototypes learnt from ball and card samples; balls and
-    cards are learnt apart, since a green ball and a green card are different materials."""
-    protos = learn(balls) + learn(cards)
-    if not protos:
+    """`base` (regions, camera, the reference frame) with the ball colours and one set of
+    card colours learnt anew from their samples, the other sets kept. Each set is its own:
+    a green ball and a green card are different materials, and one game's blue card is not
+    another's."""
+    balls, cards = list(balls), list(cards)
+    if not balls and not cards:
         raise CalibrationError("no samples to learn colours from")
-    return replace(base, prototypes=protos)
-
-
-def rendered_samples(seed: int = 0, size=(640, 480)) -> list[tuple[str, str, tuple]]:
-    """(kind, colour, Lab) samples, kind "ball" or "card", of every colour under every light,
-    measured the way the readers measure. Seeds are far from the ones tests use."""
-    cal = scene_calibration(size)
-    out = []
-    for li, light in enumerate(LIGHTS):
-        for rep in range(2):
-            s = 1_000_000 + seed * 1000 + li * 10 + rep
-            order = [str(c) for c in np.random.default_rng(s).permutation(BALL_COLOURS)]
-            empty = render_tray([], light, s, size)
-            frame = render_tray(order, light, s, size, frame=1)
-            out += [("ball", c, lab) for c, lab in tray_samples(cal, empty, frame, order)]
-            colours = [str(c) for c in np.random.default_rng(s + 1).permutation(CARD_COLOURS)]
-            zones = {"seat1": colours[:3], "seat2": colours[3:6], "seat3": colours[6:9]}
-            placed, _ = card_layout(zones, s, size)
-            cframe = render_cards(zones, light, s, size, frame=2)
-            for zone, blob, lab in detect_cards(cframe, empty, cal):
-                near = min(
-                    (p for p in placed if p[0] == zone),
-                    key=lambda p: math.hypot(blob.x - p[2][0], blob.y - p[2][1]),
-                )
-                out.append(("card", near[1], tuple(float(v) for v in lab)))
-    return out
+    renewed = ({BALL_SET} if balls else set()) | ({card_set} if cards else set())
+    kept = tuple(p for p in base.prototypes if p.set not in renewed)
+    new = (learn(balls, BALL_SET) if balls else ()) + (learn(cards, card_set) if cards else ())
+    return replace(base, prototypes=kept + new)
 
 
 @functools.lru_cache(maxsize=4)
 def rendered_calibration(seed: int = 0, size: tuple[int, int] = (640, 480)) -> Calibration:
-    """A calibration learnt from rendered balls and cards under every light, for frames of
-    `size` from vision.render (simulation and tests). Cached."""
+    """The rendered table (simulation and tests) calibrated as a person calibrates a real
+    one: on the empty table in daylight, then one piece of each colour laid once. Cached."""
     size = (int(size[0]), int(size[1]))
-    samples = rendered_samples(seed, size)
-    return calibrate_table(
-        scene_calibration(size),
-        balls=[(c, lab) for k, c, lab in samples if k == "ball"],
-        cards=[(c, lab) for k, c, lab in samples if k == "card"],
-    )
+    s = 1_000_000 + seed
+    empty = render_tray([], "daylight", s, size)
+    cal = replace(scene_calibration(size), reference=encode_reference(empty))
+    order = list(BALL_COLOURS)
+    balls = tray_samples(cal, empty, render_tray(order, "daylight", s, size, frame=1), order)
+    cal = calibrate_table(cal, balls=balls)
+    for card_set, colours in CARD_SETS.items():
+        cards = []
+        for k, colour in enumerate(colours):  # one card at a time, as on the set-up screen
+            frame = render_cards({"seat1": [colour]}, "daylight", s, size, frame=2 + k)
+            cards += card_samples(cal, empty, frame, {"seat1": colour})
+        cal = calibrate_table(cal, cards=cards, card_set=card_set)
+    return cal
+
+
+def learn_floors(frame: np.ndarray, background: np.ndarray, cal, floors: Iterable[str], zone: str):
+    """floor -> measures from one card of each floor laid in `zone` left to right in the
+    order of `floors` (`background`: the zone without them), for `Calibration.floors`."""
+    floors = tuple(floors)
+    found = sorted(faces(cal, background, frame, [zone]), key=lambda f: f[1].mean(axis=0)[0])
+    if len(found) != len(floors):
+        raise CalibrationError(
+            f"lay one card of each floor ({', '.join(floors)}) in {zone}: {len(found)} card(s) seen"
+        )
+    out = {}
+    for floor, (_, corners, _) in zip(floors, found, strict=True):
+        m = floor_measures(frame, corners.reshape(-1, 1, 2).astype(np.int32))
+        if m is None:
+            raise CalibrationError(f"the {floor} card in {zone} is too small to read its floor")
+        out[floor] = tuple(round(float(v), 5) for v in m)
+    return out

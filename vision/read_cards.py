@@ -1,13 +1,16 @@
-"""`companion vision read cards`: the cards in each card zone of photos, as JSON lines.
+"""`companion vision read cards`: the cards on the table in photos, by zone, as JSON lines.
 
-    companion vision read cards --calibration C.json [--empty EMPTY.png] [--colours a,b]
-        [--floors] IMAGE...
+    companion vision read cards --calibration C.json [--empty EMPTY.png] [--set NAME]
+        [--colours a,b] [--floors] [--ask-below 0.8] IMAGE...
 
 Cards are found against the empty table: `--empty`, or else the first IMAGE (reported as
-`{"image": ..., "empty": true}`). Each further image prints one line:
-`{"image", "zones": [{"zone", "blocked", "unreadable", "cards": [{"colour", "confidence",
-"box": [x, y, w, h], "face_down"?, "touching"?, "floor"?}]}]}`. A face-down card has colour
-"". With `--floors` each competitive Laser prism card's floor pattern is read too, when sure.
+`{"image": ..., "empty": true}`); the set-up is found on it first (the camera may have moved
+since the calibration). Each further image prints one line: `{"image", "threshold", "zones":
+[{"zone", "blocked", "covered", "unreadable", "cards": [{"colour", "confidence", "ask",
+"candidates", "box": [x, y, w, h], "corners", "face_down"?, "touching"?, "floor"?}]}]}`. A
+face-down card has colour "". `--set` names the calibration's set of card colours (one game's
+cards); with one card set learnt it may be left out. With `--floors` each competitive Laser
+prism card's floor pattern is read too, when sure.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ import json
 from pathlib import Path
 
 from companion.errors import UsageError
+from companion.settings import Settings
 
 
 def add_parser(what) -> None:
@@ -23,30 +27,49 @@ def add_parser(what) -> None:
     c = what.add_parser("cards", help="the cards in each card zone, with colour and box")
     c.add_argument("--calibration", required=True, help="with card zones and card colours")
     c.add_argument("--empty", help="photo of the table without cards (default: first IMAGE)")
-    c.add_argument("--colours", help="comma-separated card colours (default: all learnt)")
+    c.add_argument("--set", dest="colour_set", help="the set of card colours (one game's cards)")
+    c.add_argument("--colours", help="comma-separated card colours (default: all of the set)")
     c.add_argument(
         "--floors",
         action="store_true",
         help="read competitive prism cards' floor patterns too (learnt with calibrate-table)",
+    )
+    c.add_argument(
+        "--ask-below",
+        type=float,
+        default=Settings().ask_threshold,
+        help="confidence below which the app asks a person (default: the app's setting)",
     )
     c.add_argument("images", nargs="+")
 
 
 def run(args) -> int:
     from vision import calibration as C
+    from vision.balls import BALL_SET
     from vision.card_zones import BACK, ZoneReader
     from vision.detect import load_frame
     from vision.errors import CalibrationError
 
     if not Path(args.calibration).is_file():
         raise UsageError(f"--calibration {args.calibration}: no such file")
+    if not 0.0 <= args.ask_below <= 1.0:
+        raise UsageError("--ask-below must be a confidence between 0 and 1")
     cal = C.load(args.calibration)
     if not cal.card_zones:
         raise UsageError(
             f"calibration {args.calibration} has no card zones "
             "(set them with `companion vision regions --zone NAME=X,Y,W,H`)"
         )
-    learnt = [c for c in cal.colours if c != BACK]
+    card_sets = [s for s in cal.colour_sets if s != BALL_SET]
+    colour_set = args.colour_set
+    if colour_set is None:
+        if len(card_sets) > 1:
+            raise UsageError(f"--set: say which cards to read ({', '.join(card_sets)})")
+        colour_set = card_sets[0] if card_sets else ""
+    try:
+        learnt = [c for c in cal.classifier_for(colour_set).colours if c != BACK]
+    except CalibrationError as exc:
+        raise UsageError(f"--set: {exc}") from None
     colours = learnt
     if args.colours:
         colours = [c.strip().lower() for c in args.colours.split(",") if c.strip()]
@@ -73,13 +96,22 @@ def run(args) -> int:
     empty = args.empty or images.pop(0)
     background = load_frame(empty, cal.frame_size)
     try:
-        reader = ZoneReader(cal, colours, background=background, floors=floors)
+        reader = ZoneReader(
+            cal, colours, background=background, floors=floors, colour_set=colour_set
+        )
     except CalibrationError as exc:
         raise UsageError(str(exc)) from None
+    if reader.moved:
+        raise UsageError(f"{empty}: the camera has moved: check the camera set-up")
     if not args.empty:
         print(json.dumps({"image": empty, "empty": True}))
     for path in images:
         frame = load_frame(path, background.shape[1::-1])
-        views = reader.read(frame)
-        print(json.dumps({"image": path, "zones": [v.to_json() for v in views]}))
+        zones = []
+        for view in reader.read(frame):
+            out = view.to_json()
+            for card in out["cards"]:
+                card["ask"] = card["confidence"] < args.ask_below
+            zones.append(out)
+        print(json.dumps({"image": path, "threshold": args.ask_below, "zones": zones}))
     return 0

@@ -28,6 +28,7 @@ from vision.segment import Blob, blob_from_contour, split_touching
 WORK_SIZE = 320  # long side of the working image: enough for objects of 1/40 the photo
 EDGE_STEPS = (3.5, 5.0, 7.0, 10.0)  # weighted-Lab change per pixel that bounds a region
 MIN_SOLIDITY = 0.75  # area / convex hull area: an object is compact
+HOLES = 0.5  # a region at least this much of its outline holds printed symbols in the rest
 MIN_AREA = 0.0003  # of the photo; smaller specks are texture
 MAX_AREA = 0.25
 BACKGROUND_AREA = 0.02  # a region touching the border and larger than this is background
@@ -85,11 +86,17 @@ class _Picker:
         if touches and area > BACKGROUND_AREA * self.h * self.w:
             return None
         contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-        hull = cv2.convexHull(max(contours, key=cv2.contourArea))
+        outline = max(contours, key=cv2.contourArea)
+        hull = cv2.convexHull(outline)
         hull_area = cv2.contourArea(hull)
-        if hull_area <= 0 or area / hull_area < MIN_SOLIDITY:
+        # a printed symbol is a hole in the region, not a dent: solidity of the outline; a
+        # region that is mostly holes is a lattice (the frame between stickers), not one
+        filled = max(cv2.contourArea(outline), 1.0)
+        solid = filled if area >= HOLES * filled else area
+        solidity = solid / hull_area if hull_area > 0 else 0.0
+        if solidity < MIN_SOLIDITY:
             return None
-        return hull + np.array([x, y], np.int32).reshape(1, 1, 2), area / hull_area
+        return hull + np.array([x, y], np.int32).reshape(1, 1, 2), solidity
 
     def take(self, mask: np.ndarray, x: int, y: int, found: tuple, step: int) -> None:
         mh, mw = mask.shape
@@ -345,7 +352,7 @@ def object_regions(frame: np.ndarray, white: np.ndarray) -> list[Blob]:
     if s < 1.0:
         size = (max(1, round(w * s)), max(1, round(h * s)))
         small = cv2.resize(frame, size, interpolation=cv2.INTER_AREA)
-    lab = to_lab(small, white)
+    lab = to_lab(small, white).reshape(small.shape)
     grad = _gradient(lab)
     pick = _Picker(lab)
     split_radius = max(2, round(0.01 * max(grad.shape)))

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.colour import robust_colour, to_lab, weighted
+from vision.colour import LAB8_L_WEIGHT, colour_of, lab8
 
 NECK = 0.65  # touching objects part where the region is narrower than this share of its widest
 
@@ -29,26 +29,25 @@ class Blob:
 
 
 class DifferenceMask:
-    """Foreground against an empty-scene image, in white-balanced CIELAB, inside one region.
-
-    Each image is balanced by its own white reference, so a lamp switched on or a cloud does
-    not light up as foreground; and colour counts, not just brightness: a pink ball whose lit
-    side is as bright as the grey tray, or a purple card on dark wood, still stands out. The
-    empty scene is converted once; `scale` < 1 works on a smaller image for speed.
+    """What changed against an empty-scene image inside one region, in CIELAB distance
+    (`colour.lab8`), the frame first brought to the empty scene's light (`gain`: the empty
+    scene's white over the frame's), so a lamp switched on or a cloud does not light up as
+    foreground; and colour counts, not just brightness: a pink ball whose lit side is as
+    bright as the grey tray, or a purple card on dark wood, still stands out. The empty scene
+    is converted once; `scale` < 1 works on a smaller image for speed.
     """
 
     def __init__(
         self,
         background: np.ndarray,
         roi: tuple[int, int, int, int],
-        background_white: np.ndarray,
         threshold: float = 12.0,
         scale: float = 1.0,
     ):
         self.roi = roi
         self.threshold = threshold
         self.scale = scale
-        self.ref = weighted(to_lab(self._crop(background), background_white))
+        self.ref = lab8(self._crop(background))
 
     def _crop(self, frame: np.ndarray) -> np.ndarray:
         x, y, w, h = self.roi
@@ -61,16 +60,29 @@ class DifferenceMask:
             )
         return crop
 
-    def __call__(self, frame: np.ndarray, white: np.ndarray) -> np.ndarray:
-        """uint8 0/255 mask the size of the region."""
-        diff = weighted(to_lab(self._crop(frame), white)) - self.ref
-        d2 = np.einsum("ijk,ijk->ij", diff, diff)
-        mask = (d2 > self.threshold**2).astype(np.uint8) * 255
-        k = 3 if self.scale < 0.75 else 5
-        kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
-        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel)
-        mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, kernel)
-        if self.scale != 1.0:
+    def changed(self, crop: np.ndarray, ref: np.ndarray, gain=None) -> np.ndarray:
+        """0/255 where `crop` differs from `ref` (its part of the empty scene's `lab8`)."""
+        diff = lab8(crop, gain) - ref
+        dl = diff[..., 0].astype(np.float32) * LAB8_L_WEIGHT
+        d2 = dl * dl + (diff[..., 1] * diff[..., 1] + diff[..., 2] * diff[..., 2])
+        return (d2 > self.threshold**2).astype(np.uint8) * 255
+
+    def __call__(
+        self,
+        frame: np.ndarray,
+        gain: np.ndarray | None = None,
+        full: bool = True,
+        clean: bool = True,
+    ) -> np.ndarray:
+        """uint8 0/255 mask the size of the region (`full`), or of its scaled image; `clean`
+        opens away specks and closes pinholes (which also drops lines a pixel or two wide)."""
+        mask = self.changed(self._crop(frame), self.ref, gain)
+        if clean:
+            k = 3 if self.scale < 0.75 else 5
+            kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+            mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel)
+            mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, kernel)
+        if full and self.scale != 1.0:
             mask = cv2.resize(mask, (self.roi[2], self.roi[3]), interpolation=cv2.INTER_NEAREST)
         return mask
 
@@ -192,4 +204,4 @@ def measure(frame: np.ndarray, contour: np.ndarray, white: np.ndarray) -> np.nda
     px = inner_pixels(frame, contour)
     if len(px) == 0:
         raise ValueError("object has no pixels inside the frame")
-    return robust_colour(to_lab(px.reshape(-1, 1, 3), white).reshape(-1, 3))
+    return colour_of(px, white)

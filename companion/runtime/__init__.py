@@ -17,10 +17,12 @@ plays whole games through the same runtime without a screen.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import queue
 import random
 import threading
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -36,6 +38,9 @@ from companion.settings import Settings
 log = logging.getLogger(__name__)
 
 TIMER_POLL = 0.1  # seconds between timer polls when the runtime keeps the clock
+# Readings waiting for the engine: far more than any table makes (a round is five balls); a
+# part that floods it (a babbling board) loses readings, never the app's memory.
+MAX_QUEUED = 256
 
 
 @dataclass
@@ -44,6 +49,8 @@ class Subscriber:
     on_cue: Callable[[Cue], None] | None = None  # a cue to show (any thread)
     on_refusal: Callable[[Event, str], None] | None = None  # a reading the game refused
     on_event: Callable[[Event], None] | None = None  # a reading about to be submitted
+    # a sensor turned faulty (part, why) or calmed again (part, None)
+    on_sensor: Callable[[str, str | None], None] | None = None
 
 
 class Runtime:
@@ -63,16 +70,20 @@ class Runtime:
         self.camera_source = camera_source  # None/"off": no camera; "simulated"; a device
         self.calibration_file = calibration_file
         self.scene = None  # what the simulated camera sees (sim_scene.SimulatedScene)
+        self.nudge_camera = False  # the simulated camera knocked a little for each game
         self.session: Session | None = None
         self.camera = None  # companion.runtime.camera.CameraLink while a game reads
         self._table = None
+        self._simulated = None
         self._memory: Any = None  # the game's sensor memory (see Game.interpret)
         self.wants_buttons: Callable[[], bool] = lambda: True  # False: presses are ignored
         self._pool: tuple[str, ...] = ()  # what the simulated table may still drop ...
         self._left: list[str] = []  # ... and what of it is left
         self._subscribers: list[Subscriber] = []
         self._lock = threading.RLock()
-        self._queue: queue.Queue = queue.Queue()
+        self._queue: queue.Queue = queue.Queue(maxsize=MAX_QUEUED)
+        self.dropped = 0  # readings lost to a full queue
+        self.sensor_faults: dict[str, str] = {}  # part -> why, while a sensor is faulty
         self._idle = threading.Condition()
         self._pending = 0
         self._closed = threading.Event()
@@ -84,18 +95,35 @@ class Runtime:
     # the table ----------------------------------------------------------------------------
     @property
     def table(self):
-        """The hardware table (hardware.table.Table), acting on the simulated scene too."""
+        """The table's hardware (hardware.table.Table): cues, status, settings."""
         return self._table
 
     @table.setter
     def table(self, table) -> None:
-        if table is not None and self.scene is not None:
-            from companion.runtime.sim_scene import TableWithScene
+        self._table, self._simulated = table, None
 
-            table = TableWithScene(
-                table, self.scene, draw=self.simulated_ball, act=self.simulated_hand
-            )
-        self._table = table
+    @property
+    def simulated(self):
+        """The simulated table (hardware.sim_table.SimulatedTable), None on real hardware."""
+        return self._simulated
+
+    @simulated.setter
+    def simulated(self, sim) -> None:
+        self._table, self._simulated = (sim.table if sim is not None else None), sim
+
+    @property
+    def hands(self):
+        """The simulated table's hands (hardware.sim_hands), acting on the rendered scene the
+        simulated camera sees too; None on real hardware."""
+        if self._simulated is None:
+            return None
+        if self.scene is None:
+            return self._simulated.hands
+        from companion.runtime.sim_scene import HandsWithScene
+
+        return HandsWithScene(
+            self._simulated.hands, self.scene, draw=self.simulated_ball, act=self.simulated_hand
+        )
 
     @property
     def tray(self):
@@ -104,13 +132,26 @@ class Runtime:
 
     def open_table(self, simulate: bool, **options):
         """Open the table's hardware with every reading coming here. In simulation the camera
-        looks at a rendered scene of the game in play that the simulated table acts on."""
-        from hardware.table import open_table
-
+        looks at a rendered scene of the game in play that the simulated table acts on; the
+        simulated table's hands are `hands`."""
+        options.setdefault("on_fault", self._sensor_fault)
         if simulate:
+            from hardware.sim_table import open_simulated_table
+
             self._simulate_scene()
-        self.table = open_table(simulate, self.post, settings=self.settings, **options)
+            self.simulated = open_simulated_table(self.post, settings=self.settings, **options)
+        else:
+            from hardware.table import open_table
+
+            self.table = open_table(self.post, settings=self.settings, **options)
         return self.table
+
+    def _sensor_fault(self, part: str, why: str | None) -> None:
+        if why is None:
+            self.sensor_faults.pop(part, None)
+        else:
+            self.sensor_faults[part] = why
+        self._tell("on_sensor", part, why)
 
     # the game in play ------------------------------------------------------------------------
     def play(self, session: Session) -> None:
@@ -123,6 +164,10 @@ class Runtime:
             self._simulate_scene()
             if self.scene is not None:
                 self.scene.play(session.game.name, session.state)
+                # a round resumed mid-way: the balls in the tray have left the mill already
+                self._pool = tuple(session.game.sim_pool(session.state))
+                lying = Counter(self.scene.tray.balls())
+                self._left = list((Counter(self._pool) - lying).elements())
         if self.keep_time:
             self._start_engine()
         self._sync_readers()
@@ -204,8 +249,14 @@ class Runtime:
         if self._closed.is_set():
             return
         with self._idle:
+            try:
+                self._queue.put_nowait(reading)
+            except queue.Full:
+                self.dropped += 1
+                if self.dropped == 1 or self.dropped % MAX_QUEUED == 0:
+                    log.warning("%d readings dropped: the engine cannot keep up", self.dropped)
+                return
             self._pending += 1
-        self._queue.put(reading)
         self._start_engine()
 
     def sense(self, reading: Event) -> tuple[Cue, ...]:
@@ -239,10 +290,13 @@ class Runtime:
     def close(self) -> None:
         self.stop()
         self._closed.set()
-        self._queue.put(None)
+        with contextlib.suppress(queue.Full):  # a full queue: the engine sees it is closed
+            self._queue.put_nowait(None)
         if self._engine is not None and self._engine is not threading.current_thread():
             self._engine.join(timeout=5)
-        if self._table is not None:
+        if self._simulated is not None:
+            self._simulated.close()  # its table, hands and backend
+        elif self._table is not None:
             self._table.close()
 
     # internals -------------------------------------------------------------------------------
@@ -257,7 +311,7 @@ class Runtime:
     def _run(self) -> None:
         while not self._closed.is_set():
             try:
-                reading = self._queue.get(timeout=TIMER_POLL if self.keep_time else None)
+                reading = self._queue.get(timeout=TIMER_POLL if self.keep_time else 1.0)
             except queue.Empty:
                 reading = None
             if reading is not None:
@@ -271,15 +325,18 @@ class Runtime:
                         self._idle.notify_all()
             if self.keep_time and self.session is not None:
                 with self._lock:
-                    if self.session is not None:
-                        self.session.poll()
+                    try:
+                        if self.session is not None:
+                            self.session.poll()
+                    except Exception:  # the clock must keep running whatever one tick did
+                        log.exception("the timer's tick failed")
 
     def _simulate_scene(self) -> None:
         """A simulated camera needs a scene to look at, with or without a simulated table."""
         if self.camera_source == "simulated" and self.scene is None:
             from companion.runtime.sim_scene import SimulatedScene
 
-            self.scene = SimulatedScene()
+            self.scene = SimulatedScene(nudge=self.nudge_camera)
 
     def _reader_kinds(self, session: Session) -> set[str]:
         return {s.kind for s in session.game.readers(session.state)}

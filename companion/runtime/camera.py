@@ -13,6 +13,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 
+from companion import memory
 from companion.cues import Announce, Cue
 from companion.events import Event
 from companion.game import ReaderSpec
@@ -23,6 +24,7 @@ from companion.runtime.read_ring import RingAdapter
 from companion.runtime.readers import Reader, Setup
 
 SIM_FPS = 5.0  # the rendered table changes at a person's pace; it leaves the CPU to the screen
+STILL_GAP = 2.0  # seconds between two reads of a view that has not changed (see VisionFeed)
 
 
 class CameraLink:
@@ -59,6 +61,8 @@ class CameraLink:
         self._closed = threading.Event()
         self._feed_lock = threading.Lock()  # the feed starts, sleeps and stops in turn
         self._thread: threading.Thread | None = None
+        self._size: tuple[int, int] | None = None  # (width, height) the readers started with
+        self._told_size: tuple[int, int] | None = None
 
     def __repr__(self) -> str:
         return f"<CameraLink {'simulated table' if self.simulate else self.source}>"
@@ -82,19 +86,22 @@ class CameraLink:
             closer.join(timeout=1.0)
         if self._thread is not None:
             self._thread.join(timeout=0.5)
+        memory.give_back()  # the frames' holes in the heaps go back as the table stops
 
     def sleep(self) -> None:
         """No game reads the table now (the home screen is up): the camera and the readers
-        stop until `wake`."""
+        stop until `wake`, and the memory their frames took goes back to the system."""
         with self._feed_lock:
             self._asleep.set()
             if self.feed is not None:
                 self.feed.pause()
+        memory.give_back()  # the frames' holes in the heaps go back as the table stops
 
     def wake(self) -> None:
         with self._feed_lock:
             self._asleep.clear()
             if self.feed is not None and not self._idle:
+                self.feed.look_again()
                 self.feed.resume()
 
     def want(self, specs: tuple[ReaderSpec, ...]) -> None:
@@ -104,6 +111,8 @@ class CameraLink:
             reader.want(next((s for s in specs if s.kind == kind), None))
         with self._feed_lock:
             self._wanted = {s.kind for s in specs}
+            if self.feed is not None:
+                self.feed.look_again()  # the same view may read otherwise now
             if self._idle and self._can_read():
                 self._idle = False
                 if self.feed is not None and not self._asleep.is_set():
@@ -120,8 +129,9 @@ class CameraLink:
     # on the link's own thread -----------------------------------------------------------
     def _open(self) -> None:
         from companion.errors import CompanionError
-        from vision.camera import Camera, CameraStatus, RenderedSource, open_source
+        from vision.camera import Camera, CameraStatus
         from vision.feed import VisionFeed, camera_cue
+        from vision.sources import RenderedSource, open_source
 
         try:
             if self.simulate:
@@ -131,6 +141,14 @@ class CameraLink:
                 source = open_source(self.source)
         except (CompanionError, OSError) as exc:
             self.on_cue(Announce(f"Camera off ({exc}); tap the readings in."))
+            return
+        except Exception as exc:  # a setting no source understands: said, never a dead thread
+            self.on_cue(
+                Announce(
+                    f"Camera off: the camera setting {self.source!r} cannot be used "
+                    f"({type(exc).__name__}); choose another in Settings and tap the readings in."
+                )
+            )
             return
         RUNNING = CameraStatus.RUNNING
         told = []  # the statuses people were told of: starting or waking up is not news
@@ -145,14 +163,51 @@ class CameraLink:
             if self._closed.is_set():
                 return
             self.feed = VisionFeed(
-                Camera(source), self._read, on_events=self.on_events, on_status=on_status
+                Camera(source),
+                self._read,
+                on_events=self.on_events,
+                on_status=on_status,
+                still_gap=STILL_GAP,
             )
             self.feed.start()
             if self._asleep.is_set():  # put to sleep while it was opening
                 self.feed.pause()
 
+    def _same_size(self, image):
+        """The frame at the size the readers started with. A camera replugged at another
+        resolution: frames of the same shape are scaled to it; others are not read, and the
+        set-up is asked for again (said once per size)."""
+        height, width = image.shape[:2]
+        if self._size is None:
+            self._size = (width, height)
+        w, h = self._size
+        if (width, height) == (w, h):
+            self._told_size = None
+            return image
+        same_shape = abs(width * h - height * w) <= max(width, w) // 100
+        if self._told_size != (width, height):
+            self._told_size = (width, height)
+            self.on_cue(
+                Announce(
+                    f"The camera now sends {width}x{height} frames; they are scaled to the "
+                    f"{w}x{h} it was set up with."
+                    if same_shape
+                    else f"The camera now sends {width}x{height} frames, not the {w}x{h} it "
+                    "was set up with: tap the readings in, and set the camera up again "
+                    "(Settings, Camera set-up)."
+                )
+            )
+        if not same_shape:
+            return None
+        import cv2
+
+        return cv2.resize(image, (w, h), interpolation=cv2.INTER_AREA)
+
     def _read(self, image) -> list[Event]:
         out: list[Event] = []
+        image = self._same_size(image)
+        if image is None:
+            return out
         for reader in self.readers.values():
             if self._closed.is_set():
                 break  # a calibration learnt while closing: nothing more to read

@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import threading
 
+from companion.cues import Announce
 from companion.game import ReaderSpec
 from companion.runtime.readers import Setup
+from vision.registration import MOVED
 
 STALE_FRAMES = 2  # after an emptied tray: the camera's buffered frame and the one in capture
 
@@ -16,8 +18,8 @@ def ball_calibration(setup: Setup):
     """The ball camera's calibration (it holds the card zones too)."""
 
     def simulated():
-        from vision.render import clear_caches
-        from vision.render_cards import seat_calibration
+        from vision.render.cards import seat_calibration
+        from vision.render.tray import clear_caches
 
         calibration = seat_calibration()  # rendered_calibration with the seat zones
         clear_caches()  # every light was rendered for it; the tray needs one
@@ -40,15 +42,17 @@ class BallAdapter:
         self._key: str | None = None
         self._new_round = threading.Event()
         self._stale = 0
+        self._told = False  # "the camera has moved" said this round
 
     def want(self, spec: ReaderSpec | None) -> None:
         if spec is None:
             self._on = False
             return
         if spec.key != self._key:
+            if self._key is not None and self.setup.scene is not None:
+                self.setup.scene.tray.clear()  # a new round: the tray was emptied
+            # (the first spec may be a round resumed mid-way: its balls still lie there)
             self._key = spec.key
-            if self.setup.scene is not None:
-                self.setup.scene.tray.clear()
             self._new_round.set()
         self._on = True
 
@@ -68,13 +72,17 @@ class BallAdapter:
             # On the simulated table the empty tray is known; a real one is the next frame.
             # (balls may already be rolling in: the empty tray is drawn without them)
             scene = self.setup.scene
-            self.reader.reset(background=scene.tray.frame(0, empty=True) if scene else None)
+            self.reader.reset(background=scene.empty_tray() if scene else None)
             self.setup.round_began = image  # the table as a round begins: no cards laid yet
+            self._told = False
             self._stale = STALE_FRAMES
             return []  # this frame may predate the emptied tray
         if self._stale:
             self._stale -= 1  # ... and so may the camera's next one and the one in capture
             return []
         events = self.reader.feed(image)
+        if self.reader.moved and not self._told:
+            self._told = True  # said once a round: the balls are tapped in meanwhile
+            self.setup.on_cue(Announce(MOVED))
         self.setup.reading.set()
         return events

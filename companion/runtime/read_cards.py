@@ -10,6 +10,7 @@ from companion.cues import Announce
 from companion.game import ReaderSpec
 from companion.runtime.read_balls import ball_calibration
 from companion.runtime.readers import Setup
+from vision.registration import MOVED
 
 
 class CardAdapter:
@@ -34,10 +35,14 @@ class CardAdapter:
             self._for = spec
             self.cards = self._reader(spec, image)
             return []
-        out = [  # a hand over a zone: no reading of it at all
+        if self.cards.moved:
+            self.off = True  # said once; the cards are tapped in until the next set-up
+            self.setup.on_cue(Announce(MOVED))
+            return []
+        out = [  # a hand in a zone: it may hide cards, so no reading of that zone yet
             ZoneRead.of(view, floors=bool(spec.floors))
             for view in self.cards.read(image)
-            if not view.blocked
+            if not view.blocked and not view.covered
         ]
         self.setup.reading.set()
         return out
@@ -52,11 +57,17 @@ class CardAdapter:
             return None
         scene = self.setup.scene
         if scene is not None:
-            empty = scene.tray.frame(0, empty=True)
+            empty = scene.empty_tray()
         else:
             empty = self.setup.round_began if self.setup.round_began is not None else image
         try:
-            return ZoneReader(calibration, spec.colours, background=empty, floors=spec.floors)
+            return ZoneReader(
+                calibration,
+                spec.colours,
+                background=empty,
+                floors=spec.floors,
+                colour_set=spec.colour_set,
+            )
         except CompanionError as exc:
             self.off = True  # said once; the cards are tapped in from now on
             self.setup.on_cue(Announce(f"The camera cannot read cards ({exc}); tap them in."))

@@ -1,9 +1,13 @@
 """The Node placement reader's adapter (see companion.runtime.readers): the table is watched
-for steady frames (vision.node_watch), each compared with the table as last read; a card laid
-since becomes a CardRead for Node's interpret (placed, or to confirm with the reason)."""
+for steady frames (vision.node.watch), each compared with the table as last read; a card laid
+since becomes a CardRead for Node's interpret (placed, or to confirm with the reason). The
+mat's lattice is found anew whenever watching begins (a game's first frame): when it cannot
+be, the camera has moved, which is said once, and the cards are entered by touch until it
+is found again."""
 
 from __future__ import annotations
 
+from companion.cues import Announce
 from companion.game import ReaderSpec
 from companion.runtime.readers import Setup
 
@@ -13,12 +17,12 @@ def node_calibration(setup: Setup):
     layout = setup.scene.node.layout if setup.scene is not None else None
 
     def simulated():
-        from vision.render_node import rendered_node_calibration
+        from vision.render.node import rendered_node_calibration
 
         return rendered_node_calibration(layout)
 
     def real(path):
-        from vision.node_reader import NodeCalibration
+        from vision.node.calibration import NodeCalibration
 
         return NodeCalibration.load(path)
 
@@ -28,11 +32,12 @@ def node_calibration(setup: Setup):
 class NodeAdapter:
     def __init__(self, setup: Setup) -> None:
         self.setup = setup
-        self.watcher = None  # vision.node_watch.NodeWatcher once calibrated
+        self.watcher = None  # vision.node.watch.NodeWatcher once calibrated
         self._calibration = None  # ... with this calibration
         self._spec: ReaderSpec | None = None
         self._fresh = True  # the next frame is the table to compare with ...
         self._laid = 0  # ... or, on the simulated table, the table with this many cards
+        self._told_moved = False  # "the camera has moved" was said
         self.off = False
 
     def want(self, spec: ReaderSpec | None) -> None:
@@ -54,8 +59,8 @@ class NodeAdapter:
             self.off = True
             return []
         if calibration is not self._calibration:  # the first, or a new simulated table
-            from vision.node_reader import NodeReader
-            from vision.node_watch import NodeWatcher
+            from vision.node.reader import NodeReader
+            from vision.node.watch import NodeWatcher
 
             reader = NodeReader(calibration, ask_below=self.setup.ask_threshold)
             self.watcher, self._calibration, self._fresh = NodeWatcher(reader), calibration, True
@@ -64,6 +69,10 @@ class NodeAdapter:
             scene = self.setup.scene
             self.watcher.reset(scene.node.picture(self._laid) if scene is not None else image)
         readings = self.watcher.feed(image)
+        if self.watcher.moved != self._told_moved:
+            self._told_moved = self.watcher.moved
+            if self.watcher.moved:
+                self.setup.on_cue(Announce(f"{self.watcher.waiting} Enter the cards by touch."))
         self.setup.reading.set()
         return [
             CardRead(

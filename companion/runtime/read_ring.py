@@ -1,7 +1,12 @@
 """The Laser ring reader's adapter (see companion.runtime.readers): a RingRead for each
 stable reading of the ring, that is one seen the same in `STEADY` frames in a row with no
-hand in view, and only when it differs from the last one posted (a new spec key, a new
-round, posts it again): the game's interpret gets news, not a stream of repeats."""
+hand over the ring, and only when it differs from the last one posted (a new spec key, a new
+round, posts it again): the game's interpret gets news, not a stream of repeats.
+
+The reader finds the ring as laid for the game on its empty frame (tiles and colour cards
+with nothing on them): the simulated table draws it; with a real camera it is the first
+frame the camera shows this game with the ring empty. Until the camera has seen the ring
+empty, nothing is read (said once): the board is entered by touch."""
 
 from __future__ import annotations
 
@@ -16,17 +21,16 @@ STEADY = 2  # frames in a row that must agree (a figure being put down, a hand l
 
 @functools.cache
 def rendered_ring_calibration():
-    """The rendered ring's calibration, its colours learnt from rendered boards (some 3 s:
-    learnt once per run, not once per game)."""
-    from vision.render_ring import ring_calibration, training_frames
-    from vision.ring_reader import learn_ring
+    """The rendered ring's calibration, learnt as a person sets the ring up (about a
+    second: learnt once per run, not once per game)."""
+    from vision.render.ring import ring_calibration
 
-    return learn_ring(ring_calibration(), training_frames())
+    return ring_calibration()
 
 
 def ring_calibration(setup: Setup):
     def real(path):
-        from vision.ring_calibration import load
+        from vision.ring.calibration import load
 
         return load(path)
 
@@ -36,7 +40,9 @@ def ring_calibration(setup: Setup):
 class RingAdapter:
     def __init__(self, setup: Setup) -> None:
         self.setup = setup
-        self.reader = None  # vision.ring_reader.RingReader once calibrated
+        self.reader = None  # vision.ring.reader.RingReader once calibrated
+        self._found = False  # ... and the ring found on its empty frame
+        self._told = False  # people were told the camera waits for the empty ring
         self._spec: ReaderSpec | None = None
         self.off = False
         self._gist = None  # what the last frame read, and in how many frames in a row
@@ -52,18 +58,10 @@ class RingAdapter:
         spec = self._spec
         if spec is None or self.off:
             return []
-        if self.reader is None:
-            from companion.errors import CompanionError
-            from vision.ring_reader import RingReader
-
-            calibration = ring_calibration(self.setup)
-            try:
-                self.reader = calibration and RingReader(calibration)
-            except CompanionError as exc:
-                self.setup.on_cue(_cannot(exc))
-            if not self.reader:
-                self.off = True
-                return []
+        if self.reader is None and not self._open():
+            return []
+        if not self._found and not self._find(image):
+            return []
         if spec.key != self._key:
             # A new question of the ring (the board, the refill, the demonstration): a
             # steady view starts afresh, after the frames taken before it was asked.
@@ -82,7 +80,53 @@ class RingAdapter:
         if self._seen < STEADY or (spec.key, gist) == self._posted:
             return []
         self._posted = (spec.key, gist)
-        return [reading.event()]
+        from companion.games.laser.sensing import ring_read
+
+        return [ring_read(reading)]
+
+    def _open(self) -> bool:
+        from companion.errors import CompanionError
+        from vision.ring.reader import RingReader
+
+        calibration = ring_calibration(self.setup)
+        try:
+            self.reader = calibration and RingReader(
+                calibration, ask_threshold=self.setup.ask_threshold
+            )
+        except CompanionError as exc:
+            self.setup.on_cue(_cannot(exc))
+        if not self.reader:
+            self.off = True
+        return bool(self.reader)
+
+    def _find(self, image) -> bool:
+        """The ring found on its empty frame: the simulated table's, or this frame if the
+        ring in it is empty. False (nothing to read yet) otherwise."""
+        from companion.cues import Announce
+        from vision.layout import CameraMoved
+
+        scene = self.setup.scene
+        empty = scene.ring.empty_frame() if scene is not None else image
+        try:
+            self.reader.find(empty)
+        except CameraMoved as exc:
+            self.setup.on_cue(_cannot(exc))
+            self.off = True
+            return False
+        busy = self.reader.not_empty()
+        if busy and scene is None:
+            if not self._told:
+                self._told = True
+                self.setup.on_cue(Announce(WAITING))
+            return False
+        self._found = True
+        return True
+
+
+WAITING = (
+    "The camera reads the Laser ring once it has seen it empty this game (tiles and colour "
+    "cards laid, no figures on them); until then, enter the board by touch."
+)
 
 
 def _cannot(exc):

@@ -58,8 +58,8 @@ class Setup:
                 self._loaded = {k: v for k, v in self._loaded.items() if k[0] != name}
             self._loaded[key] = self._load(name, simulated, real)
             if self.simulate:
-                from companion.ui import memory
-                from vision.render import clear_caches
+                from companion import memory
+                from vision.render.tray import clear_caches
 
                 clear_caches()  # learning rendered every light; the scene needs one
                 memory.give_back()  # ... and the freed megabytes go back to the system

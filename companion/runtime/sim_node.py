@@ -1,7 +1,8 @@
 """The simulated Node table as the camera sees it (companion.games.node.simtable), with a
 scripted hand of cards for each player: "lay card" puts the current player's next card that
-fits where the rules allow it, a little off the grid and askew as people lay cards. The
-picture is drawn again only when a card was laid."""
+fits where the rules allow it, a little off the grid and askew as people lay cards. Each
+game the camera has been nudged a little since the set-up (the reader finds the mat anew).
+The picture is drawn again only when a card was laid."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ CARD = (2, 3)  # nodes down and across: the only card the simulated table draws
 
 class SimulatedNode:
     def __init__(self, light: str = "daylight", seed: int = 0) -> None:
-        from vision.render_node import default_layout
+        from vision.render.node import default_layout
 
         self.light, self.seed = light, seed
         self.layout = default_layout()
@@ -28,12 +29,15 @@ class SimulatedNode:
 
     def start(self, state) -> None:
         """A new game: an empty table of the game's size, a fresh hand for everyone."""
-        from companion.games.node.simtable import SimulatedNodeTable
-        from vision.render_node import default_layout
+        import numpy as np
+
+        from companion.games.node.simtable import SimulatedNodeTable, nudge
+        from vision.render.node import default_layout
 
         with self._lock:
-            self.layout = default_layout(state.width, state.height)
-            self.table = SimulatedNodeTable(self.light, self.seed, self.layout)
+            self.layout = default_layout(state.width, state.height)  # as set up
+            camera = nudge(np.random.default_rng([self.seed, self.games, 11]))
+            self.table = SimulatedNodeTable(self.light, self.seed, self.layout, camera)
             self.games += 1
             self.hands = {p: [self._card(state) for _ in range(HAND)] for p in state.players}
 
@@ -64,25 +68,31 @@ class SimulatedNode:
 
     def picture(self, laid: int):
         """The table with only its first `laid` cards (drawn for the occasion)."""
-        from vision.render_node import render_node_table
+        from vision.render.node import render_node_table
 
         with self._lock:
             cards = list(self.table.cards[:laid]) if self.table is not None else []
-        return render_node_table(cards, self.light, self.seed, self.layout)
+        return render_node_table(cards, self.light, self.seed, self._drawn_layout())
 
     def frame(self, i: int):
-        from vision.render import clear_caches
-        from vision.render_node import render_node_table
+        from vision.render.node import render_node_table
+        from vision.render.tray import clear_caches
 
         with self._lock:
             table = self.table
             key = (self.games, len(table.cards) if table else 0)
         if key != self._drawn:
             cards = list(table.cards) if table else []
-            self._picture = render_node_table(cards, self.light, self.seed, self.layout, frame=i)
+            self._picture = render_node_table(
+                cards, self.light, self.seed, self._drawn_layout(), frame=i
+            )
             self._drawn = key
             clear_caches()  # as SimulatedTray: the next drawing builds what it needs
         return self._picture
+
+    def _drawn_layout(self):
+        """Where the mat lies in the camera's view this game."""
+        return self.table.layout if self.table is not None else self.layout
 
     def _card(self, state) -> tuple[str, ...]:
         return tuple(self.rng.choice(state.colours) for _ in range(CARD[0] * CARD[1]))

@@ -1,6 +1,6 @@
 """The simulated table's tray and card zones, drawn as the camera would see them: the balls
 dropped on the simulated chute roll into the tray, cards lie in the seats' zones and in the
-centre (vision.render_cards)."""
+centre (vision.render.cards)."""
 
 from __future__ import annotations
 
@@ -40,6 +40,13 @@ class SimulatedTray:
             with self._lock:
                 self._balls.append(colour)
 
+    def restore(self, balls) -> None:
+        """The tray as a resumed round left it: these balls lie in it (none: emptied)."""
+        with self._lock:
+            if list(balls) != self._balls:
+                self._balls = list(balls)
+                self.round += 1
+
     def clear(self) -> None:
         with self._lock:
             self._balls.clear()
@@ -54,7 +61,7 @@ class SimulatedTray:
         only when a ball arrived, a card was laid or a round began: in between the camera
         gets the same picture, so no frame is rendered for nothing and the renderer's caches
         (some 45 MB of scenes) need not be kept."""
-        from vision.render import clear_caches, render_tray
+        from vision.render.tray import clear_caches, render_tray
 
         with self._lock:
             key = (() if empty else tuple(self._balls), self.round)
@@ -62,7 +69,7 @@ class SimulatedTray:
         with self._drawing:
             if (key, seats) != self._drawn:
                 if seats:
-                    from vision.render_cards import render_seats
+                    from vision.render.cards import render_seats
 
                     self._picture = render_seats(
                         dict(seats), self.light, key[1], frame=i, angle=15, balls=list(key[0])

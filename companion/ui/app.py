@@ -2,20 +2,24 @@
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 
 from kivy.app import App
+from kivy.clock import Clock
 from kivy.lang import Builder
 from kivy.metrics import dp
 from kivy.properties import ObjectProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import NoTransition, Screen, ScreenManager
 
-from companion import games
+from companion import catalogue
 from companion.errors import CompanionError
+from companion.files import write_atomically
+from companion.paths import on_screen_path
 from companion.session import Session
 from companion.speech import voice_for
-from companion.ui import colours
+from companion.ui import colours, touch_guard
 from companion.ui.calib_screen import CameraSetupScreen
 from companion.ui.context import AppContext
 from companion.ui.frames import after_first_flip, finish_offscreen_frames
@@ -24,6 +28,8 @@ from companion.ui.history_screen import add_history_screens
 from companion.ui.setup import SetupScreen
 from companion.ui.unfinished import UnfinishedScreen, describe, unfinished
 from companion.ui.widgets import BigButton
+
+SETTINGS_NOTE = "Colours always come with a letter. Settings are saved at once."
 
 for _kv in ("home.kv", "settings.kv"):
     Builder.load_file(str(Path(__file__).with_name("kv") / _kv))
@@ -52,13 +58,13 @@ class HomeScreen(Screen):
     def refresh(self):
         grid = self.ids.games
         grid.clear_widgets()
-        for g in games.catalogue():
+        for g in catalogue.games():
             lo, hi = g.players
             players = f"{lo}-{hi} players" if lo != hi else f"{lo} player" + "s" * (lo > 1)
             grid.add_widget(
                 GameTile(
                     game_name=g.name,
-                    text=f"[b][size=26sp]{g.title}[/size][/b]\n"
+                    text=f"[b][size=24sp]{g.title}[/size][/b]\n"
                     f"[size=15sp]{g.blurb}  ·  {players}[/size]",
                     markup=True,
                     on_release=lambda b: self.manager.choose_game(b.game_name),
@@ -72,16 +78,19 @@ class HomeScreen(Screen):
             parts += [f"{k}: {v}" for k, v in getattr(self.ctx.table, "status", {}).items()]
         if self.ctx:
             parts += self.ctx.notices
+            if self.ctx.log.storage.text:
+                parts.append(self.ctx.log.storage.text)
         self.status_text = "  ·  ".join(parts)
 
 
 class SettingsScreen(Screen):
     ctx = ObjectProperty(None)
+    note = StringProperty(SETTINGS_NOTE)
 
     def change(self, **values) -> None:
         from dataclasses import replace
 
-        self.ctx.save_settings(replace(self.ctx.settings, **values))
+        self.note = self.ctx.save_settings(replace(self.ctx.settings, **values)) or SETTINGS_NOTE
         self.property("ctx").dispatch(self)
 
 
@@ -99,15 +108,22 @@ class Root(ScreenManager):
         ctx.runtime.wants_buttons = lambda: self.current == "game"
         add_history_screens(self, ctx)
         self.add_widget(UnfinishedScreen(name="unfinished", ctx=ctx))
+        home = self.get_screen("home")
+        ctx.log.storage.subscribe(lambda _text: Clock.schedule_once(lambda dt: home.refresh()))
 
     def choose_game(self, name: str) -> None:
         self.get_screen("setup").prepare(name)
         self.current = "setup"
 
     def resume(self, game_id: int | None = None, after_restart: bool = False) -> None:
-        """Open an unfinished game (the newest if `game_id` is None) where it stopped."""
-        records = unfinished(self.ctx.log)
-        rec = next((r for r in records if game_id in (None, r.id)), None)
+        """Open an unfinished game (the one played last if `game_id` is None) where it
+        stopped."""
+        waiting = unfinished(self.ctx.log)
+        if game_id is None:  # the game on screen at the power cut, else the one played last
+            shown = next((r for r in waiting if r.id == self._on_screen()), None)
+            rec = shown or self.ctx.log.unfinished()
+        else:
+            rec = next((r for r in waiting if r.id == game_id), None)
         if rec is None:
             return
         if self.has_screen("game") and self.get_screen("game").session.game_id == rec.id:
@@ -115,7 +131,7 @@ class Root(ScreenManager):
             return
         try:
             session = Session.resume(
-                games.load(rec.game), self.ctx.log, rec.id, clock=self.ctx.clock
+                catalogue.load(rec.game), self.ctx.log, rec.id, clock=self.ctx.clock
             )
         except CompanionError as exc:  # the log is kept as it is; the home screen says why
             self.ctx.notices.append(f"Could not resume game #{rec.id}: {exc}")
@@ -140,6 +156,15 @@ class Root(ScreenManager):
             self._drop_game_screen()
         self.add_widget(open_session_screen(self.ctx, session))
         self.current = "game"
+        # A game resumed from the list and not yet played is still the one at the table.
+        with contextlib.suppress(OSError):  # a full card: the game played last opens instead
+            write_atomically(on_screen_path(self.ctx.data_dir), str(session.game_id).encode())
+
+    def _on_screen(self) -> int | None:
+        try:
+            return int(on_screen_path(self.ctx.data_dir).read_text())
+        except (OSError, ValueError):
+            return None
 
     def _drop_game_screen(self) -> None:
         """The game screen goes for good: it stops listening, and nothing keeps it (a
@@ -161,11 +186,14 @@ class CompanionApp(App):
         self._resume = resume_unfinished
 
     def build(self):
+        from kivy.core.window import Window
+
         finish_offscreen_frames()
+        touch_guard.install(Window, self.ctx.clock)  # every touch, every screen
         root = Root(self.ctx)
         if self._resume:
             root.resume(after_restart=True)  # same phase, same time left
-        if self.ctx.simulate and self.ctx.table is not None:
+        if self.ctx.simulate and self.ctx.runtime.hands is not None:
             root = self._with_simulated_table(root)
         if self._on_first_frame:
             after_first_flip(self._on_first_frame)
@@ -184,10 +212,14 @@ class CompanionApp(App):
             backdrop = Rectangle()
         box.bind(size=lambda w, size: setattr(backdrop, "size", size))
         box.add_widget(screens)
-        table = self.ctx.table  # with the rendered tray on its chute, when the camera is simulated
-        box.add_widget(SimPanel(table=table, size_hint_y=None, height=dp(STRIP_HEIGHT)))
-        bind_keyboard(table, wanted=lambda: screens.current == "game")
+        hands = self.ctx.runtime.hands  # on the rendered tray too, when the camera is simulated
+        strip = SimPanel(
+            table=self.ctx.table, hands=hands, size_hint_y=None, height=dp(STRIP_HEIGHT)
+        )
+        box.add_widget(strip)
+        bind_keyboard(hands, wanted=lambda: screens.current == "game")
         return box
 
     def on_stop(self):
+        touch_guard.uninstall()
         self.ctx.close()

@@ -1,6 +1,6 @@
 """The geometry of the camera set-up screen, apart from Kivy: where the camera's frame is drawn
 in its box (letterboxed, y up on the screen, y down in the frame), the shapes a finger drags
-over it (rectangles, the ring's ellipse, the Node table's corners, a card's edge), which
+over it (rectangles, a ring of tiles' ellipse, a lattice's corners, a card's edge), which
 handle a touch takes, and what a drag makes of a shape (always inside the frame, never
 smaller than a few pixels).
 
@@ -81,7 +81,7 @@ class Rect:
 
 @dataclass(frozen=True)
 class Ellipse:
-    """The Laser ring: its centre, radii (across, down) and the angle of the first tile
+    """A ring of tiles: its centre, radii (across, down) and the angle of the first tile
     (degrees, image axes: -90 is the top)."""
 
     centre: Point
@@ -101,7 +101,7 @@ class Ellipse:
 
 @dataclass(frozen=True)
 class Quad:
-    """The Node table area: corners top-left, top-right, bottom-right, bottom-left."""
+    """A table area with a lattice: corners top-left, top-right, bottom-right, bottom-left."""
 
     corners: tuple[Point, Point, Point, Point]
 
@@ -139,7 +139,7 @@ class Quad:
 
 @dataclass(frozen=True)
 class Segment:
-    """Two handles on a card's edge: the Node pitch is its length over the nodes it spans."""
+    """Two handles on a card's edge: a lattice's pitch is its length over the spots it spans."""
 
     a: Point
     b: Point

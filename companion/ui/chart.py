@@ -92,7 +92,8 @@ class ScoreChart(Widget):
             for k, label in enumerate(s.labels):
                 if k % every == 0 or k == n - 1:
                     x = at(k, lo)[0]
-                    self._text(label if k else "0", x, bottom - dp(13), 13, anchor="center")
+                    shown = label if k or n == 1 else "0"  # a lone point: "End"
+                    self._text(shown, x, bottom - dp(13), 13, anchor="center")
             # one line per player; the letter rides at the end of the line
             r = dp(11)
             ends = spread([at(n - 1, p)[1] for p in s.points[-1]], 2 * r + dp(1))

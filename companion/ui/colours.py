@@ -36,6 +36,11 @@ TEXT = (0.95, 0.95, 0.97, 1)
 MUTED = (0.65, 0.67, 0.72, 1)
 
 
+def is_named(name: str) -> bool:
+    """Whether `name` is a colour this palette draws (else `rgba` falls back to grey)."""
+    return name in _NAMED
+
+
 def rgba(name: str, alpha: float = 1.0) -> tuple[float, float, float, float]:
     r, g, b, _ = _NAMED.get(name, _NAMED["grey"])
     return (r, g, b, alpha)

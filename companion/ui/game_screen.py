@@ -2,8 +2,8 @@
 and a banner for questions and refusals (over the title, so nothing moves). A question that
 carries its answers is laid over the body instead, one big button per answer (question.py),
 until it is answered, put aside with "Other…", or the game moves past it. A game's own
-screen fills `self.body`. One guard for every control: a tap that starts within 0.3 s of a
-tap that moved the game on is dropped (fingers bounce; the screen under them just changed).
+screen fills `self.body`. A tap that moves the game on arms the window's touch guard
+(touch_guard.py): a bounce or a double tap right after it does nothing.
 
 A game without its own screen gets this one as is: its legal actions become buttons.
 """
@@ -13,29 +13,28 @@ from __future__ import annotations
 import importlib
 import math
 import threading
-import time
 from pathlib import Path
 
 from kivy.clock import Clock
 from kivy.lang import Builder
-from kivy.properties import ObjectProperty, StringProperty
+from kivy.properties import BooleanProperty, ObjectProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 
+from companion import catalogue
 from companion import cues as C
-from companion import games
-from companion.codec import jsonable
 from companion.errors import IllegalMove
 from companion.events import Event
-from companion.ui import widgets  # noqa: F401  (registers the widget kv rules)
+from companion.ui import (
+    touch_guard,
+    widgets,  # noqa: F401  (registers the widget kv rules)
+)
+from companion.ui.legal_actions import action_buttons
 from companion.ui.question import QuestionPanel
 from companion.ui.results import offer_results
-from companion.ui.widgets import BigButton
+from companion.ui.sensor_notices import sensor_calm, sensor_notice
 
 Builder.load_file(str(Path(__file__).with_name("kv") / "game_screen.kv"))
 
-# A tap that starts this soon after a tap moved the game on is the same finger bouncing (or
-# a double tap): the screen under it has just changed, so it is dropped.
-REPEAT_GUARD_SECONDS = 0.3
 BANNER_SECONDS = 6
 IDLE_TICK = 1.0  # seconds between looks at a paused or absent clock (a new one may start)
 
@@ -47,6 +46,7 @@ class GameScreen(Screen):
     phase_text = StringProperty("")
     banner_text = StringProperty("")
     banner_kind = StringProperty("info")
+    looking_only = BooleanProperty(False)  # a past game, looked at: Home, Undo, Redo are dead
 
     def __init__(self, ctx, session, **kw):
         kw.setdefault("name", "game")
@@ -56,9 +56,6 @@ class GameScreen(Screen):
         self._refresh_trigger = Clock.create_trigger(lambda dt: self.refresh())
         self._ticker = None
         self.closed = False
-        self._advanced_at = float("-inf")  # when a touch last moved the game on (time.time)
-        self._touch_up_at: float | None = None  # the touch being released, while it is
-        self._forget_touch = Clock.create_trigger(lambda dt: setattr(self, "_touch_up_at", None))
         self.runtime = ctx.runtime
         if self.runtime.session is not session:
             self.runtime.play(session)
@@ -69,12 +66,29 @@ class GameScreen(Screen):
             on_refusal=lambda _event, text: Clock.schedule_once(
                 lambda dt: self.show_banner(text, "error")
             ),
+            on_sensor=lambda part, why: Clock.schedule_once(
+                lambda dt: self._lasting_changed(f"sensor {part}", sensor_notice(part, why))
+            ),
+        )
+        # What lasts (a card that takes no writes, a faulty sensor) stays in the banner's slot
+        # until it is over; a passing message covers it for a while.
+        self._lasting: dict[str, str] = {
+            f"sensor {part}": sensor_notice(part, why)
+            for part, why in self.runtime.sensor_faults.items()
+        }
+        if session.log.storage.text:
+            self._lasting["storage"] = session.log.storage.text
+        self._unwatch_storage = session.log.storage.subscribe(
+            lambda text: Clock.schedule_once(lambda dt: self._lasting_changed("storage", text))
         )
         self._on_screen = False
+        self._paused_away = False  # the clock was paused when people left for another screen
         self._questions: list[tuple[C.AskHuman, tuple]] = []  # (question, stage when asked)
         self.question_panel: QuestionPanel | None = None
         self.build()
         self.refresh()
+        if self._lasting:
+            self._clear_banner(0)
 
     # for game screens to override ----------------------------------------------------
     def build(self) -> None:
@@ -123,29 +137,15 @@ class GameScreen(Screen):
         self.refresh()
 
     def _stage(self):
-        """What a person sees as "where the game is": the phase and whose turn it is."""
+        """What a person sees as "where the game is": the phase, whose turn it is, and which
+        turn and round (a solo player's next turn is the same player's)."""
         state = self.session.state
-        return getattr(state, "phase", None), self.session.game.current_player(state)
+        where = (getattr(state, name, None) for name in ("phase", "turn", "round"))
+        return (*where, self.session.game.current_player(state))
 
     def _moved_on(self) -> None:
-        up = self._touch_up_at
-        self._advanced_at = up if up is not None else time.time()
-
-    # touches: one guard for every control of every game ---------------------------------
-    def on_touch_down(self, touch):
-        if (
-            self.collide_point(*touch.pos)
-            and touch.time_start - self._advanced_at < REPEAT_GUARD_SECONDS
-        ):
-            return True  # swallowed: a bounce of the tap that just moved the game on
-        return super().on_touch_down(touch)
-
-    def on_touch_up(self, touch):
-        # Buttons act on the release after this dispatch (Kivy hands grabbed touches to their
-        # widget directly), so the release time is kept until the next frame.
-        self._touch_up_at = touch.time_end if touch.time_end > 0 else touch.time_update
-        self._forget_touch()
-        return super().on_touch_up(touch)
+        # The same button may stay where it is for the next player: say so to the guard.
+        touch_guard.arm()
 
     @property
     def showing(self) -> bool:
@@ -162,8 +162,17 @@ class GameScreen(Screen):
         self._arm_ticker()
         if self.runtime.camera is not None:
             self.runtime.camera.wake()
+        if self._paused_away:
+            self._paused_away = False
+            self._update_countdown()
+            self.show_banner("The clock waited while you were away. Tap it to continue.", "ask")
 
     def on_leave(self, *_):
+        timer = self.session.timer
+        if not self.closed and timer is not None and timer.running:
+            # Nobody watches a clock behind Home: it waits for people to come back.
+            self.session.pause_timer()
+            self._paused_away = True
         self._on_screen = False
         if self.runtime.camera is not None:
             self.runtime.camera.sleep()  # the home screen reads nothing from the table
@@ -176,6 +185,7 @@ class GameScreen(Screen):
         self.closed = True
         self.on_leave()
         self._unsubscribe()
+        self._unwatch_storage()
 
     def _tick(self, _dt) -> None:
         self._ticker = None
@@ -300,7 +310,23 @@ class GameScreen(Screen):
         self.add_widget(panel)
 
     def _clear_banner(self, _dt) -> None:
-        self.banner_text = ""
+        if self._lasting:  # what lasts comes back once a passing message has gone
+            self.banner_kind, self.banner_text = "error", "  ".join(self._lasting.values())
+        else:
+            self.banner_text = ""
+
+    def _lasting_changed(self, key: str, text: str | None) -> None:
+        """A lasting notice begins (text) or ends (None: said once, then the banner clears)."""
+        from companion.storage import SAVING_AGAIN
+
+        if self.closed:
+            return
+        if text:
+            self._lasting[key] = text
+            self.show_banner(text, "error")
+        elif self._lasting.pop(key, None) is not None:
+            over = SAVING_AGAIN if key == "storage" else sensor_calm(key.split(" ", 1)[1])
+            self.show_banner(over, "info")
 
     def _refresh_frame(self) -> None:
         game, state = self.session.game, self.session.state
@@ -317,8 +343,8 @@ class GameScreen(Screen):
             score = f"{score:g}" if isinstance(score, (int, float)) else str(score)
             rows.append((marker, letter, name, score, name == current))
         self.ids.scoreboard.rows = rows
-        self.ids.undo.disabled = not self.session.can_undo
-        self.ids.redo.disabled = not self.session.can_redo
+        self.ids.undo.disabled = self.looking_only or not self.session.can_undo
+        self.ids.redo.disabled = self.looking_only or not self.session.can_redo
         self._update_countdown()
         self._update_question()
 
@@ -330,27 +356,9 @@ class GameScreen(Screen):
         self._arm_ticker()
 
     def _show_legal_actions(self) -> None:
-        from kivy.metrics import dp
-        from kivy.uix.gridlayout import GridLayout
-        from kivy.uix.scrollview import ScrollView
-
-        body = self.ids.body
-        body.clear_widgets()
-        grid = GridLayout(cols=1, spacing=dp(4), size_hint_y=None)
-        grid.bind(minimum_height=grid.setter("height"))
-        for action in self.session.game.legal_actions(self.session.state):
-            fields = ", ".join(f"{k}={v}" for k, v in jsonable(action).items())
-            grid.add_widget(
-                BigButton(
-                    text=f"{type(action).__name__}({fields})",
-                    size_hint_y=None,
-                    height=dp(52),
-                    on_release=lambda _b, a=action: self.submit(a),
-                )
-            )
-        scroll = ScrollView(do_scroll_x=False)
-        scroll.add_widget(grid)
-        body.add_widget(scroll)
+        self.body.clear_widgets()
+        actions = self.session.game.legal_actions(self.session.state)
+        self.body.add_widget(action_buttons(actions, self.submit))
 
     @property
     def body(self):
@@ -366,7 +374,7 @@ class GameScreen(Screen):
 
 def game_screen_class(name: str) -> type[GameScreen]:
     """The game's own screen if it has one, else the shared frame with action buttons."""
-    package = games.info(name).package
+    package = catalogue.info(name).package
     try:
         return importlib.import_module(package + ".screen").GameScreen
     except ModuleNotFoundError as exc:

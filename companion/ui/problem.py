@@ -21,9 +21,11 @@ from kivy.uix.label import Label
 from kivy.uix.modalview import ModalView
 from kivy.uix.widget import Widget
 
-from companion import backup
-from companion.backup import BackupInfo, LogLost
-from companion.errors import CompanionError, LogError
+from companion.errors import CompanionError, LogError, LogLost
+from companion.storage import StorageError
+from companion.store.backups import Backups
+from companion.store.copies import BackupInfo, count_games
+from companion.store.restore import restore, set_aside
 from companion.ui import colours
 from companion.ui.frames import after_first_flip
 from companion.ui.widgets import BigButton
@@ -41,6 +43,15 @@ class Problem:
 def problem_for(exc: Exception, log_path: Path) -> Problem:
     """What to tell people about a refusal to start, and which ways out to offer."""
     detail = str(exc)
+    if isinstance(exc, StorageError):  # the card, not the log: setting the log aside cannot help
+        return Problem(
+            "The SD card cannot be written",
+            "The game log is fine and nothing was changed. Free space on the card or change "
+            "it, then try again.",
+            detail,
+            None,
+            False,
+        )
     if isinstance(exc, LogError) and "newer Table Companion" in detail:
         return Problem(
             "This game log is from a newer version",
@@ -50,7 +61,7 @@ def problem_for(exc: Exception, log_path: Path) -> Problem:
             False,
         )
     if isinstance(exc, LogError):
-        newest = next(iter(backup.Backups(log_path).list()), None)  # every page checked
+        newest = next(iter(Backups(log_path).list()), None)  # every page checked
         lost = isinstance(exc, LogLost)
         return Problem(
             "The game log has lost part of its history" if lost else "The game log cannot be read",
@@ -94,7 +105,7 @@ class ProblemScreen(BoxLayout):
             b = problem.backup
             self._button(
                 "restore",
-                f"Put back the backup from {b.made} ({backup.count_games(b.games)})",
+                f"Put back the backup from {b.made} ({count_games(b.games)})",
                 colours.OK,
             )
         if problem.fresh_start:
@@ -113,9 +124,9 @@ class ProblemScreen(BoxLayout):
         """Do what the button says; on success hand over (the app starts again)."""
         try:
             if name == "restore":
-                backup.restore(self.log_path, self.problem.backup.path)
+                restore(self.log_path, self.problem.backup.path)
             elif name == "fresh":
-                backup.set_aside(self.log_path)
+                set_aside(self.log_path)
         except (CompanionError, OSError) as exc:
             self.error_text = f"That did not work: {exc}"
             return

@@ -3,24 +3,26 @@ library, no network): a phone's camera reads the result summary straight off the
 
 from __future__ import annotations
 
+from kivy.graphics import Color, Rectangle
 from kivy.graphics.texture import Texture
 from kivy.properties import StringProperty
-from kivy.uix.image import Image
+from kivy.uix.widget import Widget
 
 
 def qr_matrix(text: str) -> list[list[bool]]:
-    """The modules (True: dark), with the standard quiet zone of 4 modules around them."""
+    """The modules (True: dark), with the standard quiet zone of 4 modules around them. The
+    lowest error correction (7 %): a code on a screen is never smudged or torn, and fewer,
+    larger modules are what lets a camera read a long link from a small screen."""
     import qrcode
 
-    code = qrcode.QRCode(error_correction=qrcode.constants.ERROR_CORRECT_M, border=4)
+    code = qrcode.QRCode(error_correction=qrcode.constants.ERROR_CORRECT_L, border=4)
     code.add_data(text)
     code.make(fit=True)
     return code.get_matrix()
 
 
-def qr_texture(text: str, scale: int = 4) -> Texture:
+def qr_texture(rows: list[list[bool]], scale: int = 4) -> Texture:
     """Black modules on white, each `scale` pixels, top row first as a phone expects."""
-    rows = qr_matrix(text)
     n = len(rows) * scale
     buf = bytearray()
     for row in reversed(rows):  # a texture's first row is its bottom
@@ -32,16 +34,36 @@ def qr_texture(text: str, scale: int = 4) -> Texture:
     return tex
 
 
-class QrCode(Image):
-    """Shows `text` as a QR code, kept square and crisp."""
+class QrCode(Widget):
+    """Shows `text` as a QR code, square and centred, as large as fits with every module the
+    same whole number of pixels and the code on whole pixels (uneven modules are what a
+    camera misreads first)."""
 
     text = StringProperty("")
 
     def __init__(self, **kw):
-        kw.setdefault("fit_mode", "contain")
         super().__init__(**kw)
-        self.bind(text=self._draw)
+        self._rows: list[list[bool]] = []
+        with self.canvas:
+            Color(1, 1, 1, 1)
+            self._rect = Rectangle(size=(0, 0))
+        self.bind(text=self._encode, size=self._draw, pos=self._draw)
+        self._encode()
+
+    def _encode(self, *_):
+        self._rows = qr_matrix(self.text) if self.text else []
+        self._rect.texture = None
         self._draw()
 
     def _draw(self, *_):
-        self.texture = qr_texture(self.text) if self.text else None
+        if not self._rows:
+            self._rect.size = (0, 0)
+            return
+        scale = max(1, int(min(self.size) // len(self._rows)))
+        side = scale * len(self._rows)
+        if self._rect.texture is None or self._rect.texture.width != side:
+            self._rect.texture = qr_texture(self._rows, scale)
+        # from x, y and size, not center: `center` may not have caught up with a new size yet
+        x, y = self.x + (self.width - side) / 2, self.y + (self.height - side) / 2
+        self._rect.pos = (round(x), round(y))
+        self._rect.size = (side, side)

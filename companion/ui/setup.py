@@ -19,18 +19,33 @@ from kivy.properties import (
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
-from companion import games
+from companion import catalogue
 from companion.errors import CompanionError
 from companion.game import GameConfig
-from companion.players import PLAYER_MARKERS
+from companion.players import PLAYER_MARKERS, name_problem, shown_name
 from companion.session import Session
+from companion.ui import touch_guard  # noqa: F401  (HoldButton, in setup.kv)
 from companion.ui.touch_keyboard import dock, keyboard_top, known_names
 from companion.ui.unfinished import describe, unfinished
 from companion.ui.widgets import BigButton
 
 Builder.load_file(str(Path(__file__).with_name("kv") / "setup.kv"))
 
-DEFAULT_NAMES = ("Anna", "Ben", "Chloe", "David", "Emma", "Felix", "Greta", "Hugo", "Ines", "Jonas")
+# Suggested names, one per seat up to the most any game seats (entries.MAX_SEATS).
+DEFAULT_NAMES = (
+    "Anna", "Ben", "Chloe", "David", "Emma", "Felix",
+    "Greta", "Hugo", "Ines", "Jonas", "Kira", "Leo",
+)  # fmt: skip
+
+
+def default_name(used) -> str:
+    """The first suggested name not seated yet; "Player N" once every one is (names typed
+    over the seats may take them all)."""
+    used = set(used)
+    free = (n for n in DEFAULT_NAMES if n not in used)
+    return next(free, None) or next(
+        f"Player {i}" for i in range(1, len(used) + 2) if f"Player {i}" not in used
+    )
 
 
 class PlayerRow(BoxLayout):
@@ -54,7 +69,7 @@ class SetupScreen(Screen):
     options = ObjectProperty(None, allownone=True)
 
     def prepare(self, name: str) -> None:
-        info = games.info(name)
+        info = catalogue.info(name)
         self.game_name, self.title, self.error_text = name, info.title, ""
         self.confirm_start = False
         self._seat = None  # the seat a picked name goes to (the one last tapped)
@@ -123,7 +138,7 @@ class SetupScreen(Screen):
         if seat is None or seat >= len(self.names):
             seat = next((i for i, n in enumerate(self.names) if n in DEFAULT_NAMES), None)
         if seat is None:
-            if len(self.names) >= games.info(self.game_name).players[1]:
+            if len(self.names) >= catalogue.info(self.game_name).players[1]:
                 return
             self.names.append(name)
         else:
@@ -162,14 +177,13 @@ class SetupScreen(Screen):
 
     def add_player(self) -> None:
         self._collect()
-        if len(self.names) < games.info(self.game_name).players[1]:
-            used = set(self.names)
-            self.names.append(next(n for n in DEFAULT_NAMES if n not in used))
+        if len(self.names) < catalogue.info(self.game_name).players[1]:
+            self.names.append(default_name(self.names))
             self._rebuild()
 
     def remove_player(self) -> None:
         self._collect()
-        if len(self.names) > games.info(self.game_name).players[0]:
+        if len(self.names) > catalogue.info(self.game_name).players[0]:
             self.names.pop()
             self._rebuild()
 
@@ -194,17 +208,21 @@ class SetupScreen(Screen):
         self._collect()
         waiting = unfinished(self.ctx.log)
         if waiting and not self.confirm_start:
-            # Say so before a new game joins them; the next tap on Start confirms.
+            # Say so before a new game joins them; holding Start then starts it anyway.
             self.confirm_start = True
             more = f" and {len(waiting) - 1} more" if len(waiting) > 1 else ""
             self.error_text = f"Not finished yet: {describe(waiting[0])}{more}."
             return
+        for name in self.names:
+            if name.strip() and (why := name_problem(name)):
+                self.error_text = f"{shown_name(name)}: {why}."
+                return
         try:
-            game = games.load(self.game_name)
+            game = catalogue.load(self.game_name)
             players = tuple(n.strip() for n in self.names)
             options = self._game_options()
             # A game may fill options from history (e.g. a solo best score to beat).
-            module = importlib.import_module(games.info(self.game_name).package)
+            module = importlib.import_module(catalogue.info(self.game_name).package)
             if hasattr(module, "prepare_options"):
                 options = module.prepare_options(self.ctx.log, players, options)
             config = GameConfig(players=players, options=options, seed=_seed())

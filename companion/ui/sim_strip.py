@@ -1,11 +1,12 @@
-"""The simulated table on screen: the LED and buzzer as the pins drive them, the arcade
-buttons, and a ball chute, all acting through the same mock pins as `Table.press()`; and
-"Lay card" / "Reveal", which lay the game's next card on the rendered table for the camera
-(companion.runtime.sim_scene: a Node card, a Colour Milk prediction, a Laser prism card).
+"""The simulated table on screen: the LED and buzzer as the table's pins drive them, and
+the arcade buttons and a ball chute, which move the simulated table's hands
+(hardware.sim_hands: the same mock pins a press drives); and "Lay card" / "Reveal", which lay
+the game's next card on the rendered table for the camera (companion.runtime.sim_scene: a
+Node card, a Colour Milk prediction, a Laser prism card).
 
-    panel = SimPanel(table=table)        # a strip to put under or beside a game screen
-    unbind = bind_keyboard(table)        # n/enter next, b bid, i impossible, u undo,
-                                         # space ball, l lay card, r reveal
+    panel = SimPanel(table=table, hands=hands)  # a strip under or beside a game screen
+    unbind = bind_keyboard(hands)               # n/enter next, b bid, i impossible, u undo,
+                                                # space ball, l lay card, r reveal
 
 The strip looks at the pins a few times a second but draws only when the lamp or the note
 changed: an idle table costs no redraws.
@@ -27,6 +28,7 @@ from companion.ui.widgets import BigButton, ColourButton
 BALL_COLOURS = ("blue", "green", "orange", "pink", "purple")
 BUTTON_LABELS = {"next": "Next", "bid": "Bid", "impossible": "Impossible!", "undo": "Undo (hold)"}
 TABLE_LABELS = {"lay": "Lay card", "reveal": "Reveal"}  # act on the rendered table (sim_scene)
+BALL_CORNER = 1000  # dp: a ball button is drawn as a disc (clamped to half its size)
 BALL_SHARE = 5  # a ball button's share of the strip's width; a label's is 0.8 a letter
 STRIP_HEIGHT = 56  # dp: 48 dp buttons and a thin margin, taken from the game area
 LOOK_HZ = 20  # how often the pins are looked at; short enough for the shortest LED step
@@ -62,7 +64,8 @@ class LedLamp(Widget):
 
 
 class SimPanel(BoxLayout):
-    table = ObjectProperty(None)
+    table = ObjectProperty(None)  # hardware.table.Table: what the lamp and the note show
+    hands = ObjectProperty(None)  # what the buttons move (hardware.sim_hands)
     sound = StringProperty("")
 
     def __init__(self, **kw):
@@ -76,8 +79,8 @@ class SimPanel(BoxLayout):
             size_hint=(None, 1), width=dp(48), color=colours.MUTED, font_size="13sp"
         )
         self.add_widget(self.sound_label)
-        names = list(self.table.pins.buttons.as_dict()) if self.table else list(BUTTON_LABELS)
-        holds = self.table.pins.buttons.hold_buttons if self.table else {"undo"}
+        names = list(self.hands.pins.buttons.as_dict()) if self.hands else list(BUTTON_LABELS)
+        holds = self.hands.pins.buttons.hold_buttons if self.hands else {"undo"}
         for name in names:
             b = self._button(BUTTON_LABELS.get(name, name.title()))
             if name in holds:  # held as long as the finger stays on it, like the real one
@@ -85,12 +88,13 @@ class SimPanel(BoxLayout):
                 b.bind(on_release=lambda _b, name=name: self._hold(name, False))
             else:
                 b.bind(on_release=lambda _b, name=name: self._press(name))
-        if self.table is not None and hasattr(self.table, "act"):  # a rendered table to act on
+        if self.hands is not None and hasattr(self.hands, "act"):  # a rendered table to act on
             for what, text in TABLE_LABELS.items():
                 b = self._button(text)
-                b.bind(on_release=lambda _b, what=what: self.table.act(what))
+                b.bind(on_release=lambda _b, what=what: self.hands.act(what))
         for colour in BALL_COLOURS:
-            b = ColourButton(colour=colour, size_hint_x=BALL_SHARE)
+            # round, as the balls dropped: not the game pad's square colour keys above them
+            b = ColourButton(colour=colour, size_hint_x=BALL_SHARE, corner=BALL_CORNER)
             b.size_hint_min_x = None  # see _button
             b.bind(on_release=lambda _b, colour=colour: self._drop(colour))
             self.add_widget(b)
@@ -107,19 +111,19 @@ class SimPanel(BoxLayout):
         return b
 
     def _press(self, name: str) -> None:
-        if self.table is not None:
-            self.table.press(name)
+        if self.hands is not None:
+            self.hands.press(name)
 
     def _hold(self, name: str, down: bool) -> None:
-        if self.table is not None:
+        if self.hands is not None:
             if down:
-                self.table.hold_down(name)
+                self.hands.hold_down(name)
             else:
-                self.table.let_go(name)
+                self.hands.let_go(name)
 
     def _drop(self, colour: str) -> None:
-        if self.table is not None:
-            self.table.drop_ball(colour)
+        if self.hands is not None:
+            self.hands.drop_ball(colour)
 
     def refresh(self, *_) -> None:
         sig = self.table.signals if self.table is not None else None
@@ -134,8 +138,8 @@ class SimPanel(BoxLayout):
 KEYCODES = {13: "enter", 32: " "}  # keys without a codepoint that the simulation uses
 
 
-def bind_keyboard(table, wanted=lambda: True):
-    """Route key presses to the simulated table while `wanted()` (the game is on screen and
+def bind_keyboard(hands, wanted=lambda: True):
+    """Route key presses to the simulated table's hands while `wanted()` (the game is on screen and
     no text field is being typed in); returns a function that unbinds.
 
     A key held down repeats on_key_down: only its first one counts, and its release lets go
@@ -150,7 +154,7 @@ def bind_keyboard(table, wanted=lambda: True):
         if not wanted() or _typing(Window):
             return False
         name = codepoint or KEYCODES.get(key, "")
-        if table.handle_key(name):
+        if hands.handle_key(name):
             down[key] = name
             return True
         return False
@@ -159,7 +163,7 @@ def bind_keyboard(table, wanted=lambda: True):
         name = down.pop(key, None)
         if name is None:
             return False
-        table.handle_key(name, down=False)
+        hands.handle_key(name, down=False)
         return True
 
     Window.bind(on_key_down=on_key_down, on_key_up=on_key_up)

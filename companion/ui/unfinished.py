@@ -6,23 +6,21 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from pathlib import Path
 
-from kivy.clock import Clock
 from kivy.lang import Builder
 from kivy.metrics import dp
 from kivy.properties import ObjectProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
-from companion import games
+from companion import catalogue
 from companion.entries import GameRecord
 from companion.errors import CompanionError
 from companion.session import Session
 from companion.ui import colours
+from companion.ui.touch_guard import HoldButton
 from companion.ui.widgets import BigButton, caption
 
 Builder.load_file(str(Path(__file__).with_name("kv") / "unfinished.kv"))
-
-CONFIRM_SECONDS = 4  # an Abandon tap waits this long for the confirming second tap
 
 
 def age(started: str, now: datetime | None = None) -> str:
@@ -46,7 +44,7 @@ def age(started: str, now: datetime | None = None) -> str:
 def describe(rec: GameRecord, now: datetime | None = None) -> str:
     """'Laser: Anna, Ben, Chloe (started 5 min ago)'."""
     try:
-        title = games.info(rec.game).title
+        title = catalogue.info(rec.game).title
     except CompanionError:
         title = rec.game
     players = ", ".join(rec.config.get("players", ())) or "no players"
@@ -54,14 +52,14 @@ def describe(rec: GameRecord, now: datetime | None = None) -> str:
 
 
 def unfinished(log) -> list[GameRecord]:
-    """Every active game, newest first."""
-    return sorted(log.games("active"), key=lambda r: r.id, reverse=True)
+    """Every active game, the one played last first."""
+    return log.active_games()
 
 
 def abandon(log, rec: GameRecord) -> None:
     """Mark a game abandoned, with its scores so far when its log can still be read."""
     try:
-        Session.resume(games.load(rec.game), log, rec.id).abandon()
+        Session.resume(catalogue.load(rec.game), log, rec.id).abandon()
     except CompanionError:  # an unreadable game still leaves the list; its log stays as is
         log.finish(rec.id, {}, status="abandoned")
 
@@ -78,7 +76,6 @@ class UnfinishedScreen(Screen):
         self.refresh()
 
     def refresh(self) -> None:
-        self._armed = None
         rows = self.ids.rows
         rows.clear_widgets()
         records = unfinished(self.ctx.log)
@@ -95,30 +92,21 @@ class UnfinishedScreen(Screen):
                 )
             )
             row.add_widget(
-                BigButton(
+                HoldButton(  # a tap, or two, only says to hold it
                     text="Abandon",
+                    hint="Hold to abandon",
                     tint=colours.DANGER,
                     size_hint_x=None,
                     width=dp(150),
-                    on_release=lambda b, r=rec: self.abandon(r, b),
+                    on_hold=lambda _b, r=rec: self.abandon(r),
                 )
             )
             rows.add_widget(row)
         if not records:
             rows.add_widget(caption("Every game in the log is finished.", 18, halign="center"))
 
-    def abandon(self, rec: GameRecord, button=None) -> None:
-        """First tap asks "Sure?"; a second tap within a few seconds abandons the game."""
-        if button is not None and self._armed != rec.id:
-            self._armed = rec.id
-            button.text = "Tap to confirm"
-            Clock.schedule_once(lambda _dt: self._disarm(rec.id, button), CONFIRM_SECONDS)
-            return
+    def abandon(self, rec: GameRecord) -> None:
+        """The game is abandoned (its Abandon button was held)."""
         self.manager.forget_session(rec.id)
         abandon(self.ctx.log, rec)
         self.refresh()
-
-    def _disarm(self, game_id: int, button) -> None:
-        if self._armed == game_id:
-            self._armed = None
-            button.text = "Abandon"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
+from kivy.clock import Clock
 from kivy.lang import Builder
 from kivy.metrics import dp, sp
 from kivy.properties import (
@@ -29,10 +30,73 @@ def __getattr__(name: str) -> float:
     return getattr(sizes, name)
 
 
-class BigButton(Button):
-    """A flat button at least 48 px each way, with a readable font."""
+class FitsBox:
+    """For a label or a button: its whole text inside its box, or a visible cut. The text
+    wraps, and the font steps down from `largest` (the size given) by at most `steps` sp, to
+    no less than `least` sp, until the wrapped text fits; a line too long even then is cut
+    with an ellipsis (a name), unless the widget grows instead (the banner). Text of several
+    lines is never cut: its font goes on down to `least`."""
+
+    largest = NumericProperty(0)  # sp; 0: the font size the widget was given
+    steps = NumericProperty(4)
+    least = NumericProperty(12)
+    fits = BooleanProperty(True)  # the text fits the box at some size in the range
+    ellipsis = True  # the last resort for one line: cut with "…" (False: the owner grows)
+
+    def _watch_fit(self) -> None:
+        self._refit = Clock.create_trigger(lambda dt: self.fit())
+        for name in ("text", "size", "largest", "steps", "least"):
+            self.bind(**{name: self._refit_soon})
+        self._refit_soon()
+
+    def _refit_soon(self, *_) -> None:
+        # the fit renders the text itself: Kivy's own render of it, due next frame, is spared
+        self._trigger_texture.cancel()
+        self._refit()
+
+    def room(self) -> tuple[float, float]:
+        """The box the text must fit: the widget less a margin each side."""
+        return max(1.0, self.width - dp(8)), self.height - dp(4)
+
+    _fitted_px = None  # the font size the last fit chose
+
+    def fit(self) -> None:
+        given_since = self._fitted_px is not None and self.font_size != self._fitted_px
+        if not self.largest or given_since:
+            self.largest = round(self.font_size / sp(1))  # the size given, or given since
+        width, height = self.room()
+        self.shorten, self.text_size = False, (width, None)
+        cut = self.ellipsis and "\n" not in self.text  # a line may be cut; lines may not
+        floor = max(self.least, self.largest - self.steps) if cut else self.least
+        size = self.largest
+        while True:
+            self.font_size = sp(size)
+            self.texture_update()
+            tw, th = self.texture_size
+            self.fits = th <= height + 1 and tw <= width + 1
+            if self.fits or size <= floor:
+                break
+            size -= 1
+        if not self.fits and cut and self.text:
+            self.shorten, self.shorten_from = True, "right"
+            self.fits = True
+        if self.fits and self.valign != "middle":  # the box's height: valign places the text
+            self.text_size = (width, max(1.0, height))  # (a middle one is centred as it is)
+        else:
+            self._trigger_texture.cancel()  # drawn as it was just rendered
+        self._fitted_px = self.font_size
+
+
+class BigButton(FitsBox, Button):
+    """A flat button at least 48 px each way, with a readable font; its text fits the button
+    or shortens (a long name ends in "…" inside its box)."""
 
     tint = ColorProperty(colours.BUTTON)
+    corner = NumericProperty(10)  # the corners' radius in dp (a large one: a disc or a pill)
+
+    def __init__(self, **kw):
+        super().__init__(**kw)
+        self._watch_fit()
 
 
 class ColourChip(Widget):
@@ -79,9 +143,24 @@ class ScoreRow(BoxLayout):
 
 
 class Scoreboard(BoxLayout):
-    """One row per player: marker, name, score; the current player highlighted."""
+    """One row per player: marker, name, score; the current player highlighted. In a
+    ScrollView, rows shrink (48 dp down to 24 dp) so that up to 12 players fit it, and the
+    current player's row is scrolled into view when they do not."""
 
     rows = ListProperty()  # [(marker, letter, name, score_text, is_current), ...]
+    view_height = NumericProperty(0)  # the height of the ScrollView it lies in, if any
+
+    def __init__(self, **kw):
+        super().__init__(**kw)
+        self._follow = Clock.create_trigger(self._scroll_to_current)
+        self.bind(view_height=self._fit)
+
+    def on_parent(self, _w, parent):
+        from kivy.uix.scrollview import ScrollView
+
+        if isinstance(parent, ScrollView):
+            parent.bind(height=self.setter("view_height"))
+            self.view_height = parent.height
 
     def on_rows(self, *_):
         self.clear_widgets()
@@ -89,12 +168,60 @@ class Scoreboard(BoxLayout):
             self.add_widget(
                 ScoreRow(marker=marker, letter=letter, name=name, score=score, current=current)
             )
+        self._fit()
+
+    def _fit(self, *_):
+        n = len(self.children)
+        if not n:
+            return
+        room = self.view_height or dp(48) * n
+        height = min(dp(48), max(dp(24), (room - self.spacing * (n - 1)) / n))
+        for row in self.children:
+            row.height = height
+        self._follow()
+
+    def _scroll_to_current(self, _dt=None):
+        view = self.parent
+        current = next((r for r in self.children if r.current), None)
+        if current is not None and hasattr(view, "scroll_to") and self.height > view.height:
+            view.scroll_to(current, padding=dp(4), animate=False)
 
 
-class Banner(Label):
-    """A message in the title's slot: questions, refusals, announcements."""
+class FitLabel(FitsBox, Label):
+    """A label that fits its box or shortens (see FitsBox)."""
+
+    def __init__(self, **kw):
+        super().__init__(**kw)
+        self._watch_fit()
+
+
+class Banner(FitLabel):
+    """A message in the title's slot: questions, refusals, announcements. Never cut: the font
+    steps down until the notice fits the slot, and a notice longer still grows the banner
+    down over the body (it is drawn above it) for as long as it is shown."""
 
     kind = StringProperty("info")  # info | error | ask
+    slot_height = NumericProperty(0)  # the title slot's height: the banner's least height
+    largest = NumericProperty(18)
+    least = NumericProperty(13)  # below that the banner grows instead
+    ellipsis = False
+
+    def room(self) -> tuple[float, float]:
+        return max(1.0, self.width - dp(12)), self.slot_height - dp(4)
+
+    def fit(self) -> None:
+        super().fit()
+        self.height = self.slot_height if self.fits else self.texture_size[1] + dp(8)
+
+
+def plain(text) -> str:
+    """Stored text (a name, a date) for a label with markup on: shown as it is, on one line,
+    never read as markup ("[size=400]" stays those characters)."""
+    from kivy.utils import escape_markup
+
+    from companion.players import shown_name
+
+    return escape_markup(shown_name(text))
 
 
 def font(size: float) -> float:
@@ -113,8 +240,8 @@ def caption(
     **kw,
 ) -> Label:
     """The one label of every game screen: `size` in sp (or a Kivy size string), text that
-    wraps inside the label's box; `shrink` lowers the font until the text fits (>= 10 sp)."""
-    lab = Label(
+    fits the label's box or shortens (FitsBox); `shrink` lets the font go down to 10 sp."""
+    lab = FitLabel(
         text=text,
         font_size=size if isinstance(size, str) else f"{size}sp",
         bold=bold,
@@ -123,9 +250,8 @@ def caption(
         valign=valign,
         **kw,
     )
-    lab.bind(size=lambda w, s: setattr(w, "text_size", s))
     if shrink:
-        lab.bind(texture_size=_shrink_to_fit, size=_shrink_to_fit)
+        lab.steps, lab.least = 99, 10
     return lab
 
 
@@ -137,11 +263,6 @@ def row_of(*widgets, height: float | None = None, spacing: float | None = None) 
     for w in widgets:
         box.add_widget(w)
     return box
-
-
-def _shrink_to_fit(label, *_):
-    if label.height > 1 and label.texture_size[1] > label.height and label.font_size > sp(10):
-        label.font_size -= sp(1)
 
 
 _TEXTURES: dict = {}

@@ -44,3 +44,35 @@ def test_the_runtime_numbers_sensed_balls_into_slots_without_a_screen(tmp_path):
         assert runtime.drain(5)
         assert runtime.session.state.tray[:2] == ("green", "pink")
         runtime.close()
+
+
+def test_a_round_resumed_after_a_restart_numbers_the_next_balls_after_those_logged(tmp_path):
+    """The app killed mid-round: the sensors' count is gone, the log holds two balls. The
+    chute's next reading is ball 3, and the camera reading the balls lying in the tray again
+    (one of them seen otherwise now) is not news: nothing is asked again."""
+    import hardware.events as events
+    from companion.game import GameConfig
+    from companion.games.color_milk import GAME
+    from companion.runtime import Runtime
+    from companion.session import Session
+    from companion.store import GameLog
+
+    with GameLog(tmp_path / "g.sqlite3") as log:
+        runtime = Runtime()
+        session = Session.start(GAME, log, GameConfig(("Anna",)))
+        runtime.play(session)
+        for seq, colour in enumerate(("green", "pink")):
+            runtime.post(events.BallSensed(100 + seq, colour, 0.93, (1, 2, 3, 4)))
+        assert runtime.drain(5)
+        runtime.close()  # killed
+
+        runtime = Runtime()
+        runtime.play(Session.resume(GAME, log, session.game_id))
+        runtime.post(BallSeen("orange", 0, 0.9))  # the camera reads ball 1 again, otherwise
+        runtime.post(BallSeen("pink", 1, 0.95))
+        runtime.post(events.BallSensed(7, "blue", 0.93, (1, 2, 3, 4)))  # the board restarted too
+        assert runtime.drain(5)
+        state = runtime.session.state
+        assert state.tray == ("green", "pink", "blue", "", "")
+        assert state.asks == ()
+        runtime.close()

@@ -226,7 +226,7 @@ def test_next_does_nothing_before_the_round_is_done(table):
     t.balls(*R1)
     refused(t, ButtonPressed("next"), "Anna still has to choose")
     refused(t, ButtonPressed("undo"), "does nothing")
-    refused(t, TimerExpired("x"), "does not use TimerExpired")
+    refused(t, TimerExpired("x"), "has no use for a timer")
 
 
 # Readings are facts only when the mill can hold them -----------------------------------------

@@ -14,6 +14,7 @@ from companion.store import GameLog  # noqa: E402
 from companion.ui.context import AppContext  # noqa: E402
 from companion.ui.render import render_to_png  # noqa: E402
 from companion.ui.widgets import MIN_TOUCH, BigButton  # noqa: E402
+from tests.ui.fingers import off_window, on_window
 
 pytestmark = pytest.mark.ui
 
@@ -65,15 +66,15 @@ def test_predictions_are_tapped_in_with_their_odds(make, tmp_path):
     screen.tap_colour("pink")
     screen.tap_colour("purple")
     screen.cycle_zone()  # double
+    assert "24% D" in texts(screen)  # pink and purple from the full mill: 3751/15504
     screen.confirm_prediction()
     s = screen.state
     assert s.player("Anna").prediction == ("pink", "purple") and s.player("Anna").zone == "double"
     assert screen.selected == "Ben"  # on to the next player
+    assert "24%" not in texts(screen)  # Anna's cards lie face down now
     screen.tap_colour("blue")
+    assert "87%" in texts(screen)  # blue: 1 - C(14,5)/C(20,5) = 0.871
     screen.confirm_prediction()
-    shown = texts(screen)
-    assert "24% D" in shown  # pink and purple from the full mill: 3751/15504
-    assert "87%" in shown  # blue: 1 - C(14,5)/C(20,5) = 0.871
     path = render_to_png(screen, tmp_path / "predict.png")
     assert_not_blank(path)
     assert_touchable(screen)
@@ -82,7 +83,6 @@ def test_predictions_are_tapped_in_with_their_odds(make, tmp_path):
 def test_odds_can_be_hidden(make):
     screen = make(show_odds=False)
     screen.tap_colour("blue")
-    screen.confirm_prediction()
     assert "87%" not in texts(screen)
 
 
@@ -96,7 +96,7 @@ def test_balls_tapped_in_move_to_the_next_slot_and_the_check_shows_who_was_right
     assert screen.state.tray == ("green", "blue", "pink", "green", "")
     assert screen.target_slot == 4
     shown = texts(screen)
-    assert "100%" in shown  # Anna is already right: green and pink are out
+    assert "100%" not in shown and "down" in shown  # Anna is right, but her cards are down
     screen.tap_colour("orange")
     s = screen.state
     assert s.phase == "choose"
@@ -125,7 +125,7 @@ def test_balls_arrive_with_the_odds_and_a_doubtful_ball_is_asked(make, docs_shot
     assert screen.target_slot == 2
     shown = texts(screen)
     assert "Ball 3" in shown and "ask" in shown
-    assert "100%" in shown  # Ben's blue is already out
+    assert "100%" not in shown  # Ben's blue is out, but his card is face down
     assert_not_blank(docs_shot(screen, "color-milk-rolling"))
     screen.tap_colour("pink")
     assert screen.state.tray[2] == "pink" and not screen.state.asks
@@ -376,8 +376,8 @@ def test_the_body_under_a_question_takes_no_touch(make):
 
     from kivy.tests.common import UnitTestTouch
 
-    from companion.ui.game_screen import REPEAT_GUARD_SECONDS
     from companion.ui.render import ensure_window, pump
+    from companion.ui.touch_guard import GUARD_SECONDS
 
     screen = make()
     revealed(screen)
@@ -387,7 +387,7 @@ def test_the_body_under_a_question_takes_no_touch(make):
     screen.size_hint, screen.size, screen.pos = (None, None), (800, 480), (0, 0)
     try:
         pump()
-        time.sleep(REPEAT_GUARD_SECONDS)  # a person's tap, not a bounce of the last one
+        time.sleep(GUARD_SECONDS)  # a person's tap, not a bounce of the last one
         pad = next(b for b in screen.pad.children if getattr(b, "colour", "") == "green")
         panel = screen.question_panel
         assert panel.collide_point(*pad.center)  # covered by the question, clear of its buttons
@@ -431,3 +431,55 @@ def test_a_question_goes_away_once_the_prediction_is_entered_otherwise(make):
     screen.submit(Predict("Anna", ("blue",)))
     screen.submit(Predict("Cleo", ("blue",)))  # the round moves on to choosing
     assert screen.state.phase == "choose" and screen.question_panel is None
+
+
+def player_card(screen, name):
+    from companion.games.color_milk.ui.player_cards import PlayerCard
+
+    return next(w for w in screen.walk() if isinstance(w, PlayerCard) and w.name == name)
+
+
+def what_shows(card) -> tuple[set, set]:
+    """The colours drawn on a player's card and the texts of its labels."""
+    from companion.ui.widgets import ColourChip
+
+    drawn = {w.colour for w in card.walk(restrict=True) if isinstance(w, ColourChip)}
+    return drawn, {w.text for w in card.walk(restrict=True) if isinstance(w, Label)}
+
+
+def test_predictions_stay_face_down_on_screen_until_the_balls_are_out(make):
+    """The rulebook: cards are laid face down and revealed once 5 balls are out. Tapped in
+    early, a prediction shows nobody its colours or odds (nor the zone) until then."""
+    from companion.ui.colours import label
+
+    screen = make()
+    on_window(screen)
+    try:
+        for col in ("pink", "purple"):
+            screen.tap_colour(col)
+        screen.cycle_zone()
+        screen.confirm_prediction()  # Anna's cards go down; the pad moves on to Ben
+        screen.submit(Predict("Cleo", ("blue",)))
+        for i, col in enumerate(("pink", "purple", "blue", "green")):
+            screen.submit(BallSeen(col, i, 1.0))  # four out: Anna is already right
+            for name, cols in (("Anna", ("pink", "purple")), ("Cleo", ("blue",))):
+                drawn, said = what_shows(player_card(screen, name))
+                assert not drawn & set(cols), (name, drawn)
+                assert not said & {label(c) for c in cols}, (name, said)
+                assert not any("%" in t or "RIGHT" in t or t.endswith(" D") for t in said), said
+                assert "down" in said
+            screen.select("Anna")  # her name tapped: the pad does not show her cards
+            assert screen.draft == () and not any(
+                b.selected for b in screen.pad.walk() if hasattr(b, "colour")
+            )
+        screen.select("Ben")
+        screen.tap_colour("orange")
+        screen.confirm_prediction()
+        screen.submit(BallSeen("orange", 4, 1.0))  # five out: the cards are turned up
+        assert screen.state.phase == "choose"
+        drawn, said = what_shows(player_card(screen, "Anna"))
+        assert {"pink", "purple"} <= drawn and "RIGHT D" in said
+        drawn, said = what_shows(player_card(screen, "Cleo"))
+        assert "blue" in drawn and "RIGHT" in said
+    finally:
+        off_window(screen)

@@ -9,8 +9,8 @@ import json
 
 import pytest
 
+from companion import catalogue
 from companion import events as ev
-from companion import games
 from companion.clock import FakeClock
 from companion.entries import iter_entries
 from companion.errors import IllegalMove, UsageError
@@ -21,7 +21,7 @@ from tests.golden import golden_files
 from tests.sixth_game.catalogue import sixth_game_in_catalogue
 
 with sixth_game_in_catalogue():
-    NAMES = [g.name for g in games.catalogue()]
+    NAMES = [g.name for g in catalogue.games()]
 
 
 @pytest.fixture(autouse=True)
@@ -41,19 +41,20 @@ def test_the_catalogue_finds_the_five_games_and_the_sixth():
 
 @pytest.mark.parametrize("name", NAMES)
 def test_metadata_comes_from_the_game_package(name):
-    info, game = games.info(name), games.load(name)
+    info, game = catalogue.info(name), catalogue.load(name)
     assert isinstance(game, Game)
-    assert (info.name, info.title, info.players) == (
+    assert (info.name, info.title, info.players, info.lower_is_better) == (
         game.name,
         game.title,
         (game.min_players, game.max_players),
+        game.lower_is_better,
     )
     assert info.title and info.blurb and 1 <= info.players[0] <= info.players[1]
 
 
 @pytest.mark.parametrize("name", NAMES)
 def test_player_counts_outside_the_box_are_refused(name):
-    game = games.load(name)
+    game = catalogue.load(name)
     for n in (game.min_players - 1, game.max_players + 1):
         if n >= 1:
             with pytest.raises(UsageError):
@@ -65,7 +66,7 @@ def test_every_game_has_golden_playthroughs_that_end(name):
     docs = goldens(name)
     assert len(docs) >= 2
     for doc in docs:
-        game = games.load(name)
+        game = catalogue.load(name)
         config = config_from_json(doc["log"]["config"])
         states, redo = replay(game, config, list(iter_entries(doc["log"])))
         assert game.is_over(states[-1]) and redo == []
@@ -84,7 +85,7 @@ def test_every_event_survives_a_json_round_trip(name):
 
 @pytest.mark.parametrize("name", NAMES)
 def test_the_live_session_equals_the_replay_and_undo_redo_walk_the_same_states(name, tmp_path):
-    game = games.load(name)
+    game = catalogue.load(name)
     for i, doc in enumerate(goldens(name)):
         config = config_from_json(doc["log"]["config"])
         states, _ = replay(game, config, list(iter_entries(doc["log"])))
@@ -108,7 +109,7 @@ def test_the_live_session_equals_the_replay_and_undo_redo_walk_the_same_states(n
 
 @pytest.mark.parametrize("name", NAMES)
 def test_legal_actions_are_accepted_and_timers_are_sound(name):
-    game = games.load(name)
+    game = catalogue.load(name)
     for doc in goldens(name):
         config = config_from_json(doc["log"]["config"])
         states, _ = replay(game, config, list(iter_entries(doc["log"])))

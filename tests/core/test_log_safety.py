@@ -7,17 +7,17 @@ WAL captured as a power cut leaves it: the files copied while the log is still o
 
 from __future__ import annotations
 
+import os
 import shutil
 import sqlite3
 from pathlib import Path
 
 import pytest
 
-from companion import backup
-from companion.backup import LogLost
-from companion.errors import LogError
-from companion.log_checks import APPLICATION_ID
-from companion.store import DamagedGame, GameLog
+from companion.errors import LogError, LogLost
+from companion.store import DamagedGame, GameLog, backups
+from companion.store.integrity import APPLICATION_ID
+from companion.store.restore import restore, set_aside
 
 CONFIG = {"players": ["Anna", "Ben"], "options": {}, "seed": 0}
 
@@ -86,7 +86,7 @@ def test_a_byte_flipped_in_the_wal_is_caught_and_the_backup_restores_it(played, 
     with pytest.raises(LogLost, match=rf"game #{game_id} \(tally\) lost \d+ of 100 entries"):
         GameLog(path)
     assert files(path.parent) == before  # refused untouched: the WAL is still there to study
-    done = backup.restore(path)
+    done = restore(path)
     assert done["from"]["entries"] == 100 and Path(done["set_aside"]).is_dir()
     with GameLog(path) as again:
         assert len(again.entries(game_id)) == 100
@@ -102,7 +102,7 @@ def test_a_log_cut_to_nothing_with_its_wal_kept_is_not_replaced(played, tmp_path
     with pytest.raises(LogLost, match="write-ahead file"):
         GameLog(path)
     assert files(path.parent) == before
-    backup.restore(path)
+    restore(path)
     with GameLog(path) as again:
         assert len(again.entries(game_id)) == 100
 
@@ -126,7 +126,7 @@ def test_another_databases_wal_beside_a_good_log_is_caught(tmp_path):
     ):
         GameLog(good)
     assert files(good.parent) == before
-    backup.restore(good)
+    restore(good)
     with GameLog(good) as again:
         assert len(again.entries(game_id)) == 30 and again.game(game_id).status == "finished"
 
@@ -138,7 +138,7 @@ def test_a_deleted_log_with_backups_beside_it_is_not_silently_started_afresh(pla
     with pytest.raises(LogLost, match="missing or empty, but the backup from .* holds 1 game"):
         GameLog(log.path)
     assert not log.path.exists()
-    backup.restore(log.path)
+    restore(log.path)
     with GameLog(log.path) as again:
         assert len(again.entries(game_id)) == 124  # closed cleanly: the backup made on close
 
@@ -152,7 +152,7 @@ def test_a_smashed_page_is_refused_and_the_backup_restores_it(played):
     with pytest.raises(LogError):
         GameLog(log.path)
     assert log.path.read_bytes() == bytes(data)
-    backup.restore(log.path)
+    restore(log.path)
     with GameLog(log.path) as again:
         assert len(again.entries(game_id)) >= 100
 
@@ -163,12 +163,12 @@ def test_a_damaged_newest_backup_is_skipped_for_a_sound_older_one(played):
     newest = log.backups.list()[0]
     log.close()
     newest.path.write_bytes(newest.path.read_bytes()[:5000])
-    (chosen, *_) = backup.Backups(log.path).list()
+    (chosen, *_) = backups.Backups(log.path).list()
     assert chosen.path != newest.path and chosen.entries >= 100
     with GameLog(log.path) as again:  # the check on open falls back to the older copy
         assert len(again.entries(game_id)) == 124
     log.path.unlink()
-    restored = backup.restore(log.path)["from"]
+    restored = restore(log.path)["from"]
     assert restored["path"] != str(newest.path) and restored["entries"] == 124
 
 
@@ -193,12 +193,12 @@ def test_backups_rotate_and_keep_the_newest(tmp_path):
     stale.write_bytes(b"half a copy, cut off by a power cut")
     with GameLog(tmp_path / "games.sqlite3") as log:
         game_id = log.new_game("tally", CONFIG)
-        for i in range(backup.KEEP + 3):
+        for i in range(backups.KEEP + 3):
             add(log, game_id, 1, start=i)
             log.backups.make(log._db)
         copies = log.backups.list()
-    assert len(copies) == backup.KEEP
-    assert copies[0].entries == backup.KEEP + 3 and copies[-1].entries == 4
+    assert len(copies) == backups.KEEP
+    assert copies[0].entries == backups.KEEP + 3 and copies[-1].entries == 4
     assert not stale.exists()
 
 
@@ -265,11 +265,11 @@ def test_a_finished_game_and_minutes_of_play_are_backed_up(tmp_path, monkeypatch
         game_id = log.new_game("tally", CONFIG)
         add(log, game_id, 3)
         assert log.backups.wait(10) and log.backups.list() == []  # within the play interval
-        monkeypatch.setattr(backup, "PLAY_INTERVAL", 0.0)  # the interval has passed
+        monkeypatch.setattr(backups, "PLAY_INTERVAL", 0.0)  # the interval has passed
         add(log, game_id, 1, start=3)
         assert log.backups.wait(10)  # copied by the worker thread
         assert [b.entries for b in log.backups.list()] == [4]
-        monkeypatch.setattr(backup, "PLAY_INTERVAL", 3600.0)
+        monkeypatch.setattr(backups, "PLAY_INTERVAL", 3600.0)
         add(log, game_id, 1, start=4)
         log.finish(game_id, {"winners": ["Anna"]})
         assert log.backups.wait(10)
@@ -289,7 +289,7 @@ def test_copies_are_made_off_the_ui_thread_while_play_goes_on(tmp_path):
         second = log.new_game("tally", CONFIG)
         add(log, second, 50)  # written while the copy may still be under way
         assert log.backups.wait(10) and made_by == ["log-backup"]
-    newest = backup.Backups(log.path).list()[0]
+    newest = backups.Backups(log.path).list()[0]
     assert (newest.games, newest.entries) == (2, 250)  # the copy on close caught up
 
 
@@ -305,34 +305,34 @@ def test_a_backup_that_cannot_be_made_never_stops_play(tmp_path):
 def test_restore_refuses_while_the_app_has_the_log_open(played):
     log, game_id = played
     with pytest.raises(LogError, match="in use: stop the app first"):
-        backup.restore(log.path)
+        restore(log.path)
     with pytest.raises(LogError, match="in use"):
-        backup.set_aside(log.path)
+        set_aside(log.path)
     assert len(log.entries(game_id)) == 124  # nothing was pulled away
     log.close()
-    assert backup.restore(log.path)["from"]["entries"] == 124
+    assert restore(log.path)["from"]["entries"] == 124
 
 
 def test_backups_are_ordered_by_number_when_the_clock_goes_back(tmp_path, monkeypatch):
     """A Pi without network has no real-time clock: its time can jump backwards."""
     from datetime import UTC, datetime
 
-    times = iter(datetime(2026, 11, 24, 12 - i, tzinfo=UTC) for i in range(backup.KEEP + 2))
+    times = iter(datetime(2026, 11, 24, 12 - i, tzinfo=UTC) for i in range(backups.KEEP + 2))
 
     class BackwardsClock(datetime):
         @classmethod
         def now(cls, tz=None):
             return next(times)
 
-    monkeypatch.setattr(backup, "datetime", BackwardsClock)
+    monkeypatch.setattr(backups, "datetime", BackwardsClock)
     with GameLog(tmp_path / "games.sqlite3", backups=False) as log:
         game_id = log.new_game("tally", CONFIG)
-        copies = backup.Backups(log.path)
-        for i in range(backup.KEEP + 2):
+        copies = backups.Backups(log.path)
+        for i in range(backups.KEEP + 2):
             add(log, game_id, 1, start=i)
             copies.make(log._db)
-    listed = backup.Backups(log.path).list()
-    assert [b.entries for b in listed] == list(range(backup.KEEP + 2, 2, -1))
+    listed = backups.Backups(log.path).list()
+    assert [b.entries for b in listed] == list(range(backups.KEEP + 2, 2, -1))
     assert listed[0].made.startswith("2026-11-24") and listed[0].path.name.startswith(
         "games-00000008-"
     )
@@ -366,22 +366,22 @@ def test_a_restore_cut_off_before_its_last_rename_loses_nothing(played, tmp_path
     path = power_cut(log.path.parent, tmp_path / "cut")
     path.write_bytes(b"")  # the log cut to nothing, its WAL kept
     wal = Path(f"{path}-wal").read_bytes()
-    real_replace = backup.os.replace
+    real_replace = os.replace
 
     def cut(src, dst):
         if Path(dst) == path:
             raise OSError("power cut")
         real_replace(src, dst)
 
-    monkeypatch.setattr(backup.os, "replace", cut)
+    monkeypatch.setattr(os, "replace", cut)
     with pytest.raises(OSError, match="power cut"):
-        backup.restore(path)
-    monkeypatch.setattr(backup.os, "replace", real_replace)
+        restore(path)
+    monkeypatch.setattr(os, "replace", real_replace)
     (aside,) = (tmp_path / "cut" / "set-aside").iterdir()
     assert (aside / "games.sqlite3-wal").read_bytes() == wal  # the WAL is kept aside
     with pytest.raises(LogLost):  # the backups are still in place and still speak
         GameLog(path)
-    assert backup.restore(path)["from"]["entries"] == 100
+    assert restore(path)["from"]["entries"] == 100
     with GameLog(path) as again:
         assert len(again.entries(game_id)) == 100
 
@@ -424,11 +424,11 @@ def test_a_last_write_torn_by_a_power_cut_is_not_taken_for_damage(tmp_path, cut)
 def test_a_backup_that_fails_while_compared_hands_over_to_the_older_one(played):
     log, game_id = played
     log.close()  # the 124-entry copy on close is now the newest of two
-    newest = backup.Backups(log.path).list()[0]
+    newest = backups.Backups(log.path).list()[0]
     data = bytearray(newest.path.read_bytes())
     data[2 * 4096 : 3 * 4096] = b"\xff" * 4096  # its entries table's root page: counts still work
     newest.path.write_bytes(bytes(data))
-    copies = backup.Backups(log.path)
+    copies = backups.Backups(log.path)
     assert copies.newest().path == newest.path  # the quick look on open does not see it
     with GameLog(log.path) as again:
         assert again.backups.wait(10)

@@ -4,13 +4,13 @@ from dataclasses import replace
 
 import pytest
 
+from companion.catalogue import load
 from companion.cues import Announce, AskHuman, PhaseStarted, TimeUp
 from companion.errors import IllegalMove, UsageError
 from companion.events import ButtonPressed, TimerExpired, from_dict, to_dict
 from companion.game import GameConfig
-from companion.games import load
-from companion.games.elios import JOKER, AddDisc, Pass, PlaceGroup, Ready, SplitGroup
-from companion.games.elios.rules import DEFAULT_COLOURS, DISCS_IN_BOX
+from companion.games.elios import JOKER, AddDisc, Pass, PlaceGroup, Ready, SplitGroup, passing
+from companion.games.elios.state import DEFAULT_COLOURS, DISCS_IN_BOX
 
 GAME = load("elios")
 
@@ -294,18 +294,134 @@ def test_cannot_split_a_single_beam_or_a_missing_group():
         GAME.apply(s, SplitGroup("bob", 2))
 
 
-def test_pass_only_when_no_action_is_possible():
+def test_pass_only_when_no_disc_and_no_split_is_left():
     s = opened()
     with pytest.raises(IllegalMove, match="add a disc"):
         GAME.apply(s, Pass("bob"))
     s = replace(s, discs=DISCS_IN_BOX)
     with pytest.raises(IllegalMove, match="split"):
         GAME.apply(s, Pass("bob"))
-    bob = replace(s.hand("bob"), groups=(1, 1, 1))
-    s = replace(s, hands=(s.hand("ann"), bob))
-    assert GAME.legal_actions(s) == (Pass("bob"),)
+    assert Pass("bob") not in GAME.legal_actions(s)
+
+
+def stuck(ann=4, bob=4, red_ray=("red", JOKER, "green"), **options):
+    """Two players, all 9 discs out, bob to play. Every beam is on the sun but the red and
+    orange ones, which ann and bob hold as single beams (`ann` + `bob` of them). The orange
+    ray is covered (a joker, then green); `red_ray` says what lies on the red one."""
+    s = ready_all(new(**options), last="ann")
+    greens = 4 - red_ray.count("green") - 1
+    rays = {
+        "red": red_ray,
+        "orange": ("orange", JOKER, "green"),
+        "yellow": ("yellow", JOKER) + ("yellow",) * 4,
+        "green": ("green",) * (1 + greens),
+        "cyan": ("cyan", JOKER) + ("cyan",) * 4,
+        "blue": ("blue",) * 5,
+        "purple": ("purple",) * 5,
+        "pink": ("pink",) * 5,
+    }
+    jokers = sum(ray.count(JOKER) for ray in rays.values())
+    rays["blue"] = ("blue",) + (JOKER,) * (4 - jokers) + ("blue",) * 4  # all 4 jokers out
+    s = replace(
+        s,
+        rays=tuple(rays[c] for c in s.colours),
+        discs=DISCS_IN_BOX,
+        current="bob",
+        turn=20,
+        hands=(
+            replace(s.hand("ann"), groups=(1,) * ann, jokers=0),
+            replace(s.hand("bob"), groups=(1,) * bob, jokers=0),
+        ),
+    )
+    held = sum(h.beams for h in s.hands)
+    assert held == s.off_sun("red") + s.off_sun("orange"), "the box holds what the table shows"
+    return s
+
+
+def test_issue_29_reproduction_no_pass_while_a_joker_fits():
+    """Refereed from the rulebook: 9 discs out, no ray above level 2 and every beam in either
+    hand fits, yet two passes used to end the game with Ben winning on 17 beams."""
+    s = new(("Ann", "Ben"))
+    s = play(s, Ready("Ann", (1,) * 18), Ready("Ben", (1,) * 18))
+    s = play(s, PlaceGroup("Ben", (("red", JOKER),)))
+    for i in range(7):
+        s = play(s, AddDisc(("Ann", "Ben")[i % 2]))
+    assert s.discs == DISCS_IN_BOX and GAME.current_player(s) == "Ben"
+    with pytest.raises(IllegalMove, match="Ben holds a joker"):
+        GAME.apply(s, Pass("Ben"))
+    assert Pass("Ben") not in GAME.legal_actions(s)
+    # nor may Ann pass on her turn: her jokers fit
+    s = play(s, PlaceGroup("Ben", (("orange", "orange"),)))
+    with pytest.raises(IllegalMove, match="Ann holds a joker"):
+        GAME.apply(s, Pass("Ann"))
+    assert not GAME.is_over(s)
+
+
+def test_a_pass_is_refused_while_a_joker_on_top_has_room():
+    s = stuck(red_ray=("red", JOKER))
+    with pytest.raises(IllegalMove, match="Any beam fits on the joker on top of the red ray"):
+        GAME.apply(s, Pass("bob"))
+    assert passing.pass_question(s, "bob") is not None
+
+
+def test_a_pass_is_refused_when_the_hand_outnumbers_the_beams_that_fit_nowhere():
+    # the red ray takes red beams; 3 reds and 4 oranges are off the sun
+    s = stuck(ann=2, bob=5, red_ray=("red", "red"))
+    with pytest.raises(IllegalMove, match="One of bob's 5 beams fits: only 4 of the beams le"):
+        GAME.apply(s, Pass("bob"))
+    assert "red on the red ray" in passing.pass_refusal(s, "bob")
+
+
+def test_passes_in_a_row_are_checked_together():
+    s = stuck(ann=3, bob=4, red_ray=("red", "red"))
+    assert "red on the red ray" in passing.pass_question(s, "bob")  # the table cannot tell: ask
+    s = play(s, Pass("bob"))  # bob holds the 4 oranges
+    assert s.passed == ("bob",) and not GAME.is_over(s)
+    # ann's 3 beams can only be the 3 reds, which fit: one of them has a beam to play
+    with pytest.raises(IllegalMove, match="bob or ann holds a beam that fits: undo the wrong pass"):
+        GAME.apply(s, Pass("ann"))
+    assert GAME.legal_actions(s) == ()
+
+
+def test_a_pass_round_is_broken_by_any_other_move():
+    s = stuck(ann=3, bob=4, red_ray=("red", "red"))
+    s = play(s, Pass("bob"), PlaceGroup("ann", (("red", "red"),)))
+    assert s.passed == ()
     s = play(s, Pass("bob"))
-    assert GAME.current_player(s) == "ann"
+    assert not GAME.is_over(s)
+
+
+def test_when_nothing_fits_anywhere_a_pass_needs_no_question():
+    s = stuck(ann=3, bob=5)
+    assert passing.pass_refusal(s, "bob") is None and passing.pass_question(s, "bob") is None
+    assert GAME.legal_actions(s) == (Pass("bob"),)
+
+
+def test_a_blocked_sun_ends_the_game_fewest_beams_win_by_default():
+    s, cues = GAME.apply(stuck(ann=3, bob=5), Pass("bob"))
+    assert not GAME.is_over(s)
+    s, cues = GAME.apply(s, Pass("ann"))
+    assert GAME.is_over(s)
+    assert GAME.winners(s) == ("ann",)
+    assert "fewest" in cues[-1].text
+
+
+def test_a_blocked_sun_can_be_a_draw():
+    s = play(stuck(ann=3, bob=5, blocked_sun="draw"), Pass("bob"))
+    s, cues = GAME.apply(s, Pass("ann"))
+    assert GAME.is_over(s) and GAME.winners(s) == ("ann", "bob")
+    assert "draw" in cues[-1].text
+
+
+def test_blocked_sun_option():
+    from companion.games.elios import OPTIONS
+
+    (option,) = OPTIONS
+    assert option.key == "blocked_sun" and option.default == "fewest beams"
+    for choice in option.choices:
+        assert new(blocked_sun=choice).blocked_sun == choice
+    with pytest.raises(UsageError, match="blocked_sun"):
+        new(blocked_sun="longest ray")
 
 
 # --- turn order, teams, the end ---------------------------------------------------------
@@ -388,7 +504,7 @@ def test_first_player_with_no_beams_wins_and_the_game_stops():
 
 
 def test_foreign_events_are_refused():
-    with pytest.raises(IllegalMove, match="does not use"):
+    with pytest.raises(IllegalMove, match="has no use for the next button"):
         GAME.apply(opened(), ButtonPressed("next"))
 
 
@@ -435,37 +551,6 @@ def test_events_round_trip_through_the_log_format():
         Pass("a"),
     ):
         assert from_dict(to_dict(e)) == e
-
-
-def test_a_full_round_of_passes_ends_a_blocked_game_fewest_beams_win():
-    s = replace(opened(), discs=DISCS_IN_BOX)
-    s = replace(
-        s,
-        hands=tuple(
-            replace(h, groups=(1, 1) if h.player == "ann" else (1, 1, 1), jokers=0) for h in s.hands
-        ),
-    )
-    s, cues = GAME.apply(s, Pass("bob"))
-    assert not GAME.is_over(s)
-    s, cues = GAME.apply(s, Pass("ann"))
-    assert GAME.is_over(s)
-    assert GAME.winners(s) == ("ann",)
-    assert "fewest" in cues[-1].text
-
-
-def test_a_pass_round_is_broken_by_any_other_move():
-    s = replace(opened(), discs=DISCS_IN_BOX)
-    s = replace(
-        s,
-        hands=(
-            replace(s.hand("ann"), groups=(1, 1), jokers=0),
-            replace(s.hand("bob"), groups=(1, 1, 1), jokers=0),
-        ),
-    )
-    s = play(s, Pass("bob"), PlaceGroup("ann", (("blue", "blue"),)))
-    assert s.passes == 0
-    s = play(s, Pass("bob"))
-    assert not GAME.is_over(s)
 
 
 def test_jokers_stay_one_per_group():

@@ -2,10 +2,11 @@
 
 import pytest
 
+from companion.catalogue import load  # noqa: E402
 from companion.clock import FakeClock  # noqa: E402
 from companion.game import GameConfig  # noqa: E402
-from companion.games import load  # noqa: E402
 from companion.games.elios import JOKER, AddDisc, PlaceGroup, Ready  # noqa: E402
+from companion.games.elios.state import DISCS_IN_BOX  # noqa: E402
 from companion.session import Session  # noqa: E402
 from companion.ui.context import AppContext  # noqa: E402
 from companion.ui.widgets import MIN_TOUCH, BigButton  # noqa: E402
@@ -159,3 +160,89 @@ def test_four_players_see_their_team(data_dir):
         session.submit(Ready(p, (3, 3, 2, 1)))
     screen.refresh()
     assert screen.hand_line.text.startswith("Anna (team A): groups 3 3 2 1")
+
+
+def to_a_nearly_blocked_sun(session):
+    """Plays Anna and Ben (single beams only) until all 9 discs are out and every beam is on
+    the sun but 3 red and 4 orange ones: only the red ray, topped red, takes a beam.
+    Anna (3 beams) to play; Ben holds 4."""
+    sun = {
+        "red": ("red",),
+        "orange": (JOKER, "green"),
+        "yellow": (JOKER,) + ("yellow",) * 4,
+        "green": ("green",) * 3,
+        "cyan": (JOKER,) + ("cyan",) * 4,
+        "blue": (JOKER,) + ("blue",) * 4,
+        "purple": ("purple",) * 4,
+        "pink": ("pink",) * 4,
+    }
+    # bottom level first, jokers first within a level (the first play must hold one)
+    beams = sorted(
+        ((level, ray, c) for ray, stack in sun.items() for level, c in enumerate(stack, 2)),
+        key=lambda b: (b[0], b[2] != JOKER),
+    )
+    session.submit(Ready("Ben", (1,) * 18))
+    session.submit(Ready("Anna", (1,) * 18))
+    while beams or session.state.discs < DISCS_IN_BOX:
+        s = session.state
+        fits = [
+            b
+            for b in beams
+            if b[0] <= s.discs and len(s.ray(b[1])) + 1 == b[0]
+            if b[2] != JOKER or s.hand(s.current).jokers
+        ]
+        if fits:
+            beams.remove(fits[0])
+            session.submit(PlaceGroup(s.current, ((fits[0][1], fits[0][2]),)))
+        else:
+            session.submit(AddDisc(s.current))
+    s = session.state
+    assert (s.current, s.hand("Anna").beams, s.hand("Ben").beams) == ("Anna", 3, 4)
+
+
+def test_pass_asks_when_the_table_cannot_tell_and_refuses_when_it_can(data_dir, docs_shot):
+    from companion.ui.render import pump
+    from tests.ui.fingers import centre, off_window, on_window, tap
+
+    screen, session = make_screen(data_dir, players=("Anna", "Ben"))
+    to_a_nearly_blocked_sun(session)
+    screen.refresh()
+    on_window(screen)
+    try:
+        assert not screen.pass_button.disabled
+        x, y = centre(screen.pass_button)
+        tap(x, y, 100)
+        tap(x, y, 100.15)  # a double tap: the second lands on the question, not on Pass
+        pump()
+        panel = screen.question_panel
+        assert panel is not None and session.state.current == "Anna"
+        question = panel.children[-1].text
+        assert question.startswith("Anna: can none of your beams go on the sun?")
+        assert "red on the red ray" in question
+        assert_touchable(panel)
+        assert_screenshot(docs_shot(screen, "elios-pass"))
+        on_window(screen)  # the shot took the screen off the window
+        tap(*centre(panel.buttons[0]), 101)  # "None fits: pass"
+        assert screen.question_panel is None
+        assert session.state.current == "Ben" and session.state.passed == ("Anna",)
+        # Ben's 4 beams and Anna's 3 cannot all be oranges: one of them has a red to play
+        tap(x, y, 102)
+        assert screen.question_panel is None and screen.banner_kind == "error"
+        assert screen.banner_text.startswith("Anna or Ben holds a beam that fits: undo the wrong")
+        assert "7 beams held" in screen.banner_text and not GAME.is_over(session.state)
+    finally:
+        off_window(screen)
+    screen.undo()
+    assert session.state.current == "Anna" and session.state.passed == ()
+    screen._tap_ray("red")
+    screen.place_button.dispatch("on_release")
+    assert session.state.ray("red") == ("red",) * 3
+
+
+def test_other_closes_the_pass_question_without_passing(data_dir):
+    screen, session = make_screen(data_dir, players=("Anna", "Ben"))
+    to_a_nearly_blocked_sun(session)
+    screen.refresh()
+    screen.pass_button.dispatch("on_release")
+    screen.question_panel.other.dispatch("on_release")
+    assert screen.question_panel is None and session.state.current == "Anna"

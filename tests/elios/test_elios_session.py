@@ -6,13 +6,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from companion.catalogue import load
 from companion.clock import FakeClock
 from companion.cues import AskHuman, TimeUp
 from companion.errors import IllegalMove
 from companion.game import GameConfig
-from companion.games import load
 from companion.games.elios import JOKER, AddDisc, Pass, PlaceGroup, Ready, SplitGroup
-from companion.games.elios.rules import BEAMS_PER_COLOUR, DISCS_IN_BOX, JOKERS_IN_BOX
+from companion.games.elios.state import BEAMS_PER_COLOUR, DISCS_IN_BOX, JOKERS_IN_BOX
 from companion.session import Session, replay
 from companion.store import GameLog
 
@@ -62,7 +62,22 @@ def choose_move(state, rng):
     if state.discs < DISCS_IN_BOX:
         return AddDisc(p)
     big = [g for g in hand.groups if g > 1]
-    return SplitGroup(p, rng.choice(big)) if big else Pass(p)
+    return SplitGroup(p, rng.choice(big)) if big else single_beam(state) or Pass(p)
+
+
+def single_beam(state):
+    """With only single beams left: one that goes on any ray with room (these players hold
+    whatever beam is still off the sun), else None."""
+    p, hand = state.current, state.hand(state.current)
+    for ray in state.rays:
+        if len(ray) >= state.discs:
+            continue
+        if hand.jokers:
+            return PlaceGroup(p, ((ray[0], JOKER),))
+        for colour in state.colours if ray[-1] == JOKER else (ray[-1],):
+            if state.placed(colour) < BEAMS_PER_COLOUR - 1 and hand.beams > hand.jokers:
+                return PlaceGroup(p, ((ray[0], colour),))
+    return None
 
 
 def ready_everyone(session, rng):

@@ -122,6 +122,22 @@ def test_a_hold_completed_between_polls_fires_on_release(buttons):
     assert events == [ButtonPressed("undo")]
 
 
+def test_a_press_inside_the_lockout_is_timed_from_its_end_however_late_the_poll(buttons):
+    b, events, clock, f = buttons
+    pin = f.pin(26)
+    pin.drive_low()
+    clock.advance(0.3)
+    pin.drive_high()  # a tap, too short for undo
+    clock.advance(0.01)
+    pin.drive_low()  # pressed again at once, inside the release's lock-out
+    clock.advance(0.29)
+    b.poll()  # a busy machine: the poller comes late
+    assert b.is_pressed("undo") and events == []
+    clock.advance(1.1 - 0.29)
+    pin.drive_high()  # held 1.1 s, of which 1.03 s since the lock-out ended
+    assert events == [ButtonPressed("undo")]
+
+
 def test_a_failing_handler_does_not_stop_the_buttons(mock_factory, clock):
     seen = []
 

@@ -17,7 +17,7 @@ import pytest
 from companion.events import BallPassed
 from companion.settings import Settings
 from hardware import pins as pinmap
-from hardware.table import open_table
+from hardware.sim_table import open_simulated_table
 
 ROOT = Path(__file__).resolve().parents[2]
 STALL = 0.03  # seconds a loaded scheduler adds to every sleep: twice the beam's clear rule
@@ -35,10 +35,10 @@ def test_a_stalled_hand_thread_neither_adds_nor_loses_balls(monkeypatch):
 
     monkeypatch.setattr(time, "sleep", loaded_sleep)
     events: queue.Queue = queue.Queue()
-    with open_table(True, events.put, settings=Settings(), pins=pinmap.load()) as t:
-        dones = [t.drop_ball(c) for c in ["pink", "blue", "green", "orange", "purple"] * 2]
+    with open_simulated_table(events.put, settings=Settings(), pins=pinmap.load()) as sim:
+        dones = [sim.hands.drop_ball(c) for c in ["pink", "blue", "green", "orange", "purple"] * 2]
         assert all(d.wait(5) for d in dones)
-        count, chatter = t.beam.count, t.beam.chatter
+        count, chatter = sim.table.beam.count, sim.table.beam.chatter
     passed = []
     while not events.empty():
         ev = events.get_nowait()

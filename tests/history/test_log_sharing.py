@@ -10,8 +10,8 @@ import uuid
 import pytest
 
 from benchmarks.playthroughs import play_game, play_games
-from companion import store
 from companion.store import GameLog
+from companion.store.schema import create
 
 
 def companion(*args, stdin=None):
@@ -42,7 +42,7 @@ def test_every_new_game_gets_its_own_uuid(tmp_path):
 
 def test_a_log_from_before_uuids_gets_them_once_and_keeps_them(tmp_path):
     path = tmp_path / "old.sqlite3"
-    store._create(path)  # the schema as older builds made it: no uuid column
+    create(path)  # the schema as older builds made it: no uuid column
     db = sqlite3.connect(path)
     db.execute("INSERT INTO games (game, config, started) VALUES ('node', '{}', '2025-01-01')")
     db.commit()

@@ -5,11 +5,14 @@ import pytest
 from benchmarks.playthroughs import play_game
 from companion import events as ev
 from companion.entries import Entry
+from companion.games.color_milk.stats import predictions as milk_predictions
+from companion.games.kritters.stats import solo_bests
 from companion.games.laser import GAME as LASER
 from companion.games.laser.events import BidPlaced, BoardEntered, CardRevealed, RoundResult
+from companion.games.laser.stats import bids as laser_bids
 from companion.history import History
 from companion.rounds import ScoreSeries, game_facts
-from companion.stats import GameSummary, laser_bids, milk_predictions, player_stats, solo_bests
+from companion.stats import GameSummary, mode_label, player_stats
 from companion.store import GameLog
 from tests.laser.helpers import expire, new, play, reveal_comp
 from tests.laser.test_solver import COMP_EXAMPLE
@@ -154,3 +157,17 @@ def test_a_damaged_cache_is_rebuilt(tmp_path):
         history = History.beside(log)
         assert history.statistics()["games"] == 1
         history.close()
+
+
+@pytest.mark.parametrize(
+    ("game", "players", "mode", "label"),
+    [
+        ("laser", ("A", "B", "C"), "auto", "team"),  # Laser names its "auto" as played
+        ("laser", ("A", "B"), "auto", "competitive"),
+        ("laser", ("A", "B", "C"), "competitive", "competitive"),
+        ("node", ("A", "B"), "auto", "auto"),  # another game's option is shown as stored
+    ],
+)
+def test_the_history_names_a_mode_as_the_game_names_it(game, players, mode, label):
+    config = {"players": list(players), "options": {"mode": mode}}
+    assert mode_label(game, config) == label

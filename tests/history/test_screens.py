@@ -6,12 +6,13 @@ from __future__ import annotations
 import shutil
 import subprocess
 
+import numpy as np
 import pytest
 from kivy.core.image import Image as CoreImage
 
 from benchmarks.playthroughs import play_game, play_games
+from companion import catalogue
 from companion import events as ev
-from companion import games
 from companion.rounds import game_facts
 from companion.session import Session, config_from_json
 from companion.ui.context import AppContext
@@ -101,22 +102,22 @@ def test_the_chart_draws_a_line_per_player_in_their_colour_ending_at_their_score
     assert "Anna" in text and "Ben" in text  # the legend names the lines
 
 
-def test_the_qr_texture_has_the_codes_modules_top_row_first(tmp_path):
+def test_the_qr_code_is_drawn_top_row_first_each_module_a_whole_number_of_pixels(tmp_path):
+    """Every pixel of the code is its module's colour: no module is a pixel wider or
+    narrower than another (the code sits on whole pixels), the top row is on top."""
+    import cv2
+
     from companion.ui.render import render_to_png
 
     text = "Laser (team) 2026-01-02\nAnna: 35 *\nWinner: Anna"
-    path = render_to_png(QrCode(text=text), tmp_path / "qr.png", (400, 400))
+    path = render_to_png(QrCode(text=text), tmp_path / "qr.png", (401, 400))
     rows = qr_matrix(text)
-    n = len(rows)
-    w, h, at = pixels(path)
-    side = min(w, h)  # the code is drawn square and centred
-    x0, y0 = (w - side) / 2, (h - side) / 2
-    wrong = 0
-    for r in range(n):
-        for c in range(n):
-            px = at(int(x0 + (c + 0.5) * side / n), int(y0 + (r + 0.5) * side / n))
-            wrong += (sum(px) < 300) != rows[r][c]
-    assert wrong == 0
+    n, k = len(rows), 400 // len(rows)
+    side = n * k
+    x0, y0 = round((401 - side) / 2), 400 - round((400 - side) / 2) - side  # from the top
+    dark = cv2.imread(str(path), cv2.IMREAD_GRAYSCALE)[y0 : y0 + side, x0 : x0 + side] < 128
+    want = np.kron(np.array(rows, dtype=bool), np.ones((k, k), dtype=bool))
+    assert k >= 2 and (dark == want).all()
 
 
 def test_history_lists_games_newest_first_and_filters_them(ctx, docs_shot):
@@ -204,7 +205,7 @@ def test_statistics_screen_counts_every_finished_game(ctx, docs_shot):
 
 def test_the_results_sheet_opens_when_a_game_ends_with_the_replayed_chart(ctx, docs_shot):
     rec, entries = play_game("kritters", 3, players=("Anna", "Ben"))
-    game = games.load("kritters")
+    game = catalogue.load("kritters")
     session = Session.start(game, ctx.log, config_from_json(rec.config))
     root = Root(ctx)
     screen = open_session_screen(ctx, session)
@@ -237,10 +238,11 @@ def test_the_results_sheet_opens_when_a_game_ends_with_the_replayed_chart(ctx, d
     assert sheet.parent is None
 
 
-def test_an_imported_game_whose_moves_do_not_replay_is_said_so(ctx):
+def test_a_stored_game_whose_moves_do_not_replay_is_said_so_and_import_refuses_it(ctx):
     import json
 
-    from companion.sharing import game_line, import_games
+    from companion.entries import Entry
+    from companion.sharing import ImportRefused, game_line, import_games
     from companion.store import GameLog
 
     rec, entries = play_game("laser", 5, players=("Anna", "Ben", "Chloe"))
@@ -249,7 +251,12 @@ def test_an_imported_game_whose_moves_do_not_replay_is_said_so(ctx):
         doc = game_line(other, other.game(gid))
     bids = [e for e in doc["entries"] if e["event"]["type"] == "laser.BidPlaced"]
     bids[0]["event"]["bid"] = 100  # no bid of any kind is that high: the rules refuse it
-    assert import_games(ctx.log, [json.dumps(doc)]) == {"imported": 1, "already_here": 0}
+    with pytest.raises(ImportRefused, match=r"line 1: move \d+ \(laser.BidPlaced\) is refused"):
+        import_games(ctx.log, [json.dumps(doc)])
+    assert ctx.log.games() == []
+    # such a game came in through an older version's import: the screens still stand
+    spoiled = [(Entry(e["seq"], e["kind"], e["event"]), e["at"]) for e in doc["entries"]]
+    ctx.log.add_games([(rec, spoiled)])
     root = Root(ctx)
     root.current = "history"
     history = root.get_screen("history")
@@ -297,9 +304,125 @@ def test_spoken_cues_are_a_setting_off_by_default_and_reach_the_voice_in_play(ct
     voice.speak = mouth
     ctx.settings = replace(ctx.settings, mute=False)
     rec, entries = play_game("color-milk", 5, players=("Anna", "Ben"))
-    session = Session.start(games.load("color-milk"), ctx.log, config_from_json(rec.config))
+    session = Session.start(catalogue.load("color-milk"), ctx.log, config_from_json(rec.config))
     open_session_screen(ctx, session)  # the app adds its sinks, the voice among them
     for e, _ in entries[:60]:  # a round or two, as the table played it
         session.submit(ev.from_dict(e.payload))
     assert heard.wait(10)
     assert any(t.endswith("chooses") or t.endswith("leads") for t in said), said
+
+
+def _code_on(path, qr):
+    """The pixels of `qr`'s code as the rendered window `path` shows them (top row first)."""
+    import cv2
+
+    (x, y), (side, _) = qr.to_window(*qr._rect.pos), qr._rect.size
+    x, y, side = int(x), int(y), int(side)
+    image = cv2.imread(str(path), cv2.IMREAD_GRAYSCALE)
+    return image[image.shape[0] - y - side : image.shape[0] - y, x : x + side]
+
+
+def test_the_results_code_switches_to_the_bgstats_play_link_and_remembers_it(ctx, docs_shot):
+    import json
+    from urllib.parse import unquote
+
+    import cv2
+    from kivy.core.window import Window
+    from kivy.tests.common import UnitTestTouch
+
+    from companion import settings
+    from companion.bgstats import PLAY_LINK
+
+    players = ("Anna", "Ben", "Chloe", "David")
+    rec, entries = play_game("kritters", 3, players=players)
+    session = Session.start(catalogue.load("kritters"), ctx.log, config_from_json(rec.config))
+    root = Root(ctx)
+    screen = open_session_screen(ctx, session)
+    root.add_widget(screen)
+    root.current = "game"
+    for e, _ in entries:
+        screen.submit(ev.from_dict(e.payload))
+    pump()
+    panel = screen.results_sheet.panel
+    assert settle(panel.ready)
+    assert panel.qr.text.startswith("Colour MY Kritters") and not panel.switch.disabled
+
+    def tap(widget):  # a finger on the screen: the window passes the touch down to it
+        Window.add_widget(root)
+        try:
+            pump()
+            touch = UnitTestTouch(*widget.to_window(*widget.center))
+            touch.touch_down()
+            touch.touch_up()
+            pump()
+        finally:
+            Window.remove_widget(root)
+
+    tap(panel.switch)
+    assert panel.qr.text == panel.link and panel.link.startswith(PLAY_LINK)
+    assert panel.caption.text == "Scan: add the play to BG Stats"
+    data = json.loads(unquote(panel.link.split("?data=", 1)[1]))
+    assert [p["name"] for p in data["players"]] == list(players)
+    assert {p["name"]: p["score"] for p in data["players"]} == rec.result["scores"]
+    path = docs_shot(root, "results-bgstats")
+    code = _code_on(path, panel.qr)
+    assert code.shape[0] >= 3 * len(panel.qr._rows)  # modules of 3 px or more
+    assert cv2.QRCodeDetector().detectAndDecode(code)[0] == panel.link  # read off the screen
+    # the table remembers: the next results start with the link, across a restart too
+    assert settings.load(ctx.data_dir / "settings.json")[0].results_bgstats
+    root.get_screen("history").open_game(session.game_id)
+    later = root.get_screen("history_game").panel
+    assert settle(later.ready) and later.qr.text == later.link
+    tap(later.switch)
+    assert later.qr.text == later.summary and not ctx.settings.results_bgstats
+
+
+def test_the_largest_tables_link_is_still_drawn_with_whole_pixel_modules(tmp_path):
+    from companion.bgstats import Play, play_link
+    from companion.entries import GameRecord
+    from companion.rounds import ScoreSeries
+    from companion.ui.render import render_to_png
+    from companion.ui.results import ResultsPanel
+
+    names = [f"Player {i}" for i in range(1, 13)]  # Colour MY Kritters: up to 12
+    scores = {n: 10 + i for i, n in enumerate(names)}
+    rec = GameRecord(
+        0,
+        "kritters",
+        {"players": names},
+        "2026-01-01T18:00:00+00:00",
+        "2026-01-01T19:00:00+00:00",
+        "finished",
+        {"scores": scores, "winners": names[-1:]},
+        "8a0c8d63-6bb1-4b9e-a0bd-2d0c1e1c3c55",
+    )
+    link = play_link(Play.of(rec))
+    series = ScoreSeries(tuple(names), ("End",), (tuple(scores.values()),))
+    panel = ResultsPanel(series=series, summary="x", link=link)
+    panel.toggle()
+    path = render_to_png(panel, tmp_path / "panel.png", (784, 402))  # the sheet's panel
+    rows = qr_matrix(link)
+    k = panel.qr._rect.size[0] // len(rows)
+    want = np.kron(np.array(rows, dtype=bool), np.ones((int(k), int(k)), dtype=bool))
+    assert k >= 2 and ((_code_on(path, panel.qr) < 128) == want).all()
+
+
+def test_a_play_from_bgstats_shows_its_final_scores_and_no_final_screen(ctx, docs_shot):
+    from pathlib import Path
+
+    from companion.bgstats_import import import_bgstats
+
+    club = Path(__file__).resolve().parents[1] / "data" / "bgstats" / "club.bgsplay"
+    assert import_bgstats(ctx.log, club.read_bytes())["imported"] == 5
+    root = Root(ctx)
+    root.current = "history"
+    history = root.get_screen("history")
+    laser = next(r for r in history.rows if ctx.log.game(r["game_id"]).game == "laser")
+    history.open_game(laser["game_id"])
+    screen = root.get_screen("history_game")
+    assert settle(screen.panel.ready)
+    docs_shot(root, "history-bgstats")
+    assert screen.title.endswith("from BG Stats") and not screen.can_show_final
+    series = screen.panel.chart.series
+    assert series.labels == ("End",) and series.of("anna") == [50.0]
+    assert screen.panel.link and "Laser" in screen.panel.summary

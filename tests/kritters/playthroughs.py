@@ -6,7 +6,7 @@ import random
 from companion.clock import FakeClock
 from companion.game import GameConfig
 from companion.games.kritters import GAME
-from companion.games.kritters.rules import Bought, FirstPlayer, PileEmpty, ScoreEntered, TurnDone
+from companion.games.kritters.events import Bought, FirstPlayer, PileEmpty, ScoreEntered, TurnDone
 from companion.session import Session
 from companion.store import GameLog
 

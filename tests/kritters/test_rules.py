@@ -8,15 +8,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from companion.catalogue import load
 from companion.clock import FakeClock
 from companion.cues import Announce, GameOver, PhaseStarted, Scored, TimeUp, TimeWarning
 from companion.errors import IllegalMove, UsageError
 from companion.events import ButtonPressed, TimerExpired
 from companion.game import GameConfig
-from companion.games import load
 from companion.games.kritters import GAME
-from companion.games.kritters.history import solo_best, solo_games, solo_options
-from companion.games.kritters.rules import (
+from companion.games.kritters.events import (
     AgreeToEnd,
     Bought,
     CardRemoved,
@@ -24,9 +23,10 @@ from companion.games.kritters.rules import (
     PileEmpty,
     ScoreEntered,
     TurnDone,
-    ranking,
 )
+from companion.games.kritters.history import solo_best, solo_games, solo_options
 from companion.games.kritters.setup import Options, setup_for
+from companion.games.kritters.state import ranking
 from companion.session import Session
 from companion.store import GameLog
 

@@ -8,7 +8,7 @@ from kivy.uix.label import Label  # noqa: E402
 from companion.clock import FakeClock  # noqa: E402
 from companion.game import GameConfig  # noqa: E402
 from companion.games.kritters import GAME  # noqa: E402
-from companion.games.kritters.rules import FirstPlayer, PileEmpty, TurnDone  # noqa: E402
+from companion.games.kritters.events import FirstPlayer, PileEmpty, TurnDone  # noqa: E402
 from companion.session import Session  # noqa: E402
 from companion.ui.context import AppContext  # noqa: E402
 from companion.ui.render import pump  # noqa: E402

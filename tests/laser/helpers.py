@@ -57,7 +57,7 @@ RING += ("blue", "magenta", "red", None, "blue", "cyan")
 
 def unsure_ring(tile: int, likely: tuple[str, ...]):
     """The camera's reading of `RING`, unsure of `tile` (its likely answers best first)."""
-    from companion.games.laser.ring_sensing import RingRead
+    from companion.games.laser.sensing.ring import RingRead
 
     confidence = tuple(0.3 if i == tile else 1.0 for i in range(12))
     candidates = tuple(likely if i == tile else (t or "empty",) for i, t in enumerate(RING))

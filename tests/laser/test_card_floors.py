@@ -10,6 +10,7 @@ from companion.game import GameConfig
 from companion.games.laser import GAME
 from companion.games.laser.board import FLOORS
 from companion.games.laser.sensing import readers
+from companion.games.laser.sensing.cards import CARD_SET
 from companion.runtime import Runtime
 from companion.runtime.sim_scene import SimulatedScene
 from companion.runtime.sim_tray import SimulatedTray
@@ -18,8 +19,8 @@ from companion.store import GameLog
 from tests.laser.helpers import steady
 from vision.card_zones import ZoneReader
 from vision.floor_texture import FLOORS as TEXTURES
-from vision.render import LASER_COLOURS
-from vision.render_cards import CENTRE, empty_table, render_seats, seat_calibration
+from vision.render.cards import CENTRE, empty_table, render_seats, seat_calibration
+from vision.render.tray import LASER_COLOURS
 
 COMPETITIVE = GameConfig(("Ann", "Bo"), {"mode": "competitive", "cards": 3})
 TEAM = GameConfig(("Ann", "Bo", "Cy"), {"mode": "team", "cards": 2})
@@ -66,7 +67,12 @@ def test_prism_cards_on_the_rendered_table_enter_with_their_floors():
     state = GAME.initial_state(COMPETITIVE)
     laid = ["magenta:ceramic", "yellow:wood", "green:carpet"]
     reader = ZoneReader(
-        cal, LASER_COLOURS, zones=[CENTRE], background=empty_table("warm-led", 7), floors=FLOORS
+        cal,
+        LASER_COLOURS,
+        zones=[CENTRE],
+        background=empty_table("warm-led", 7),
+        floors=FLOORS,
+        colour_set=CARD_SET,
     )
     (view,) = reader.read(render_seats({CENTRE: laid}, "warm-led", 7, frame=1, angle=15))
     reading = ZoneRead(

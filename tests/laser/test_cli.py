@@ -117,7 +117,7 @@ def test_timeout_answers_not_solved_honestly(run):
     out = run(TWELVE_CARDS, "--timeout", "0.5")
     assert out.returncode == 0, out.stderr
     doc = json.loads(out.stdout)
-    assert doc["solved"] is False and doc["note"] == "not solved within 0.5 s"
+    assert doc["solved"] is False and doc["note"] == "not solved within 0.5 s or 256 MB of memory"
     assert doc["min_cost"] is None and doc["impossible"] is False and doc["exact_totals"] == []
 
 
@@ -132,7 +132,7 @@ def test_default_timeout_bounds_the_command_line():
     )
     assert out.returncode == 0, out.stderr
     doc = json.loads(out.stdout)
-    assert doc["solved"] is False and doc["note"] == "not solved within 5 s"
+    assert doc["solved"] is False and doc["note"] == "not solved within 5 s or 256 MB of memory"
 
 
 def test_two_cards_are_solved_within_the_timeout(run):

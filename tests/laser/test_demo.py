@@ -9,9 +9,9 @@ import pytest
 
 from companion.cli import main
 from companion.games.laser.board import TILES
-from companion.games.laser.demo import run_demo
 from companion.games.laser.refill import refill
-from companion.games.laser.simtable import SimulatedLaserTable
+from companion.games.laser.sim.demo import run_demo
+from companion.games.laser.sim.simtable import SimulatedLaserTable
 
 
 @pytest.mark.parametrize(("mode", "seed"), [("team", 3), ("competitive", 1)])

@@ -10,21 +10,22 @@ from companion.game import GameConfig
 from companion.games.laser import GAME
 from companion.games.laser.board import COLOURS, FLOORS
 from companion.games.laser.events import BidPlaced, BoardEntered, CardRevealed, ResultProposed
-from companion.games.laser.positions import random_position
+from companion.games.laser.sensing import ring_read
+from companion.games.laser.sim.demonstration_frames import demonstration_shots, empty_ring
 from companion.games.laser.solver import solve
+from companion.games.laser.solver.positions import random_position
 from companion.runtime import Runtime
 from companion.session import Session
 from companion.store import GameLog
-from vision.render_demonstration import demonstration_shots
-from vision.render_ring import ring_calibration, training_frames
-from vision.ring_reader import RingReader, learn_ring
+from vision.render.ring import ring_calibration
+from vision.ring.reader import RingReader
 
 PLAYERS = ("Peter", "Suzie")
 
 
 @pytest.fixture(scope="module")
 def reader():
-    return RingReader(learn_ring(ring_calibration(), training_frames(24)))
+    return RingReader(ring_calibration())
 
 
 def key(m):
@@ -40,6 +41,7 @@ def test_a_rendered_demonstration_is_decoded_and_scored_with_one_press(
     assert len(sol.moves) >= 2  # a cat's move and mixes, from these seeds
     shots = demonstration_shots(pos, sol.moves, light, seed)
     assert any(s.hand for s in shots)
+    reader.find(empty_ring(light, seed))  # the ring as laid, before the figures
     seen = []
     runtime = Runtime(keep_time=False)
     runtime.subscribe(on_event=seen.append)
@@ -57,7 +59,7 @@ def test_a_rendered_demonstration_is_decoded_and_scored_with_one_press(
             assert [s.kind for s in GAME.readers(runtime.session.state)] == ["ring"]
             memory = None  # the same pure hook beside the runtime, to look at its memory
             for shot in shots:
-                reading = reader.read(shot.frame).event()  # a hand unseen reads once: not stable
+                reading = ring_read(reader.read(shot.frame))
                 _, memory = GAME.interpret(runtime.session.state, reading, memory)
                 runtime.sense(reading)
             decoded = memory.demo.demo.moves

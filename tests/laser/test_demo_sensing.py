@@ -10,7 +10,7 @@ from companion.events import ButtonPressed, TimerExpired
 from companion.games.laser import GAME
 from companion.games.laser.board import COLOURS
 from companion.games.laser.events import BoardEntered, ResultProposed, RoundResult
-from companion.games.laser.ring_sensing import RingRead
+from companion.games.laser.sensing.ring import RingRead
 
 from .helpers import bid_all, new, play, team_round_to_bids
 

@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion.games.laser.board import COMPETITIVE, TEAM, TILES, Card, Position
-from companion.games.laser.demonstration import (
+from companion.games.laser.sensing.decode import (
     Table,
     decode,
     describe,
@@ -19,8 +19,8 @@ from companion.games.laser.demonstration import (
     start,
     tables,
 )
-from companion.games.laser.positions import random_position
 from companion.games.laser.solver import replay, solve
+from companion.games.laser.solver.positions import random_position
 
 R, Y, G, C, B, M = range(6)
 FULL = (2, 2, 2, 2, 2, 2)

@@ -8,9 +8,11 @@ from companion.events import ButtonPressed
 from companion.games.laser import GAME
 from companion.games.laser.events import (
     BidPlaced,
+    BoardEntered,
     ClaimerNamed,
     ImpossibleClaimed,
     RoundResult,
+    TeammateChosen,
 )
 
 from .helpers import TEAM4, expire, new, play, reveal_comp, reveal_team
@@ -115,3 +117,50 @@ def test_competitive_claim_x_can_be_the_third_x_for_several_players():
         s, cues = expire(s)
     assert s.xs == (0, 0, 0) and s.scores == (-6, -6, 0)
     assert Scored("Peter", -6) in cues and Scored("Tommy", -6) in cues
+
+
+# Two figures, red and green: they make yellow, nothing can make green. Yellow on wood and
+# green on carpet have no solution in any number of steps.
+UNSOLVABLE = BoardEntered(
+    (None, "red", "green") + (None,) * 9, 0, (0, 1, 0, 0, 0, 0), ("wood",) * 4 + ("carpet",) * 8
+)
+
+
+def test_a_proof_cannot_succeed_on_a_board_the_solver_proves_impossible():
+    # the same check as a demonstration: "It worked" is refused, the claimer is not wronged
+    s = comp_claim()
+    s, _ = play(s, UNSOLVABLE, BidPlaced("Tommy", 4))
+    s, cues = expire(s)
+    assert s.phase == "proof" and s.no_solution
+    assert any("no solution in exactly 4 steps" in getattr(c, "text", "") for c in cues)
+    with pytest.raises(IllegalMove, match="no solution in exactly 4 steps"):
+        play(s, RoundResult(True))
+    assert RoundResult(True) not in GAME.legal_actions(s)
+    s, _ = expire(s)  # the clock runs out: still refused at the verdict
+    with pytest.raises(IllegalMove, match="no solution in exactly 4 steps"):
+        play(s, RoundResult(True))
+    s, _ = play(s, RoundResult(False))
+    assert s.xs == (1, 1, 0)  # the claimer was right: everyone else takes an X
+
+
+def test_a_board_entered_during_the_proof_brings_the_check():
+    s = comp_claim()
+    s, _ = play(s, BidPlaced("Tommy", 4))
+    s, _ = expire(s)
+    assert not s.no_solution
+    s, _ = play(s, UNSOLVABLE)
+    with pytest.raises(IllegalMove, match="no solution in exactly 4 steps"):
+        play(s, RoundResult(True))
+
+
+def test_team_mixing_cannot_succeed_on_a_board_the_solver_proves_impossible():
+    s, _ = reveal_team(new())
+    board = BoardEntered((None, "red", "green") + (None,) * 9, 0, (0, 0, 0, 0, 0, 0))
+    s, _ = play(s, board)
+    s, _ = expire(s)
+    s, _ = play(*(s,), *(BidPlaced(p, 5) for p in ("Peter", "Suzie", "Tommy")))
+    s, _ = play(s, BidPlaced("Kitti", 6))
+    s, _ = play(s, TeammateChosen("Suzie")) if s.phase == "choosing" else (s, [])
+    assert s.phase == "mixing" and s.no_solution
+    with pytest.raises(IllegalMove, match="no solution in exactly 5 steps"):
+        play(s, RoundResult(True))

@@ -4,8 +4,8 @@ was proven before it."""
 import pytest
 
 from companion.games.laser.board import position_from_json
-from companion.games.laser.limit import Limit, LimitReached
 from companion.games.laser.solver import max_removed_for, solve
+from companion.games.laser.solver.limit import Limit, LimitReached
 
 from .test_referee_limits import SIX_CARDS
 from .test_solver import COMP_EXAMPLE, TEAM_EXAMPLE
@@ -60,7 +60,12 @@ def test_the_removed_figure_profile_raises_at_its_limit():
 
 @pytest.mark.parametrize(
     "kw, message",
-    [({}, "seconds, work or both"), ({"seconds": 0}, "more than 0"), ({"work": 0}, "at least 1")],
+    [
+        ({}, "seconds, work, megabytes or some of them"),
+        ({"seconds": 0}, "more than 0"),
+        ({"work": 0}, "at least 1"),
+        ({"megabytes": -1}, "more than 0"),
+    ],
 )
 def test_a_limit_must_limit_something(kw, message):
     with pytest.raises(ValueError, match=message):

@@ -18,8 +18,8 @@ from companion.games.laser.events import (
     ImpossibleClaimed,
     RoundResult,
 )
-from companion.games.laser.limit import Limit
 from companion.games.laser.solver import max_removed_for, solve
+from companion.games.laser.solver.limit import Limit
 from companion.session import Session
 from companion.store import GameLog
 

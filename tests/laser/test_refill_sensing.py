@@ -14,14 +14,14 @@ from companion.games.laser import GAME, sensing
 from companion.games.laser.board import CARD_CAPACITY, COLOURS, TILES
 from companion.games.laser.events import BidPlaced, BoardEntered, RefillSeen, RoundResult
 from companion.games.laser.refill import Table, refill
-from companion.games.laser.refill_sensing import (
+from companion.games.laser.sensing.refill_check import (
     PATIENCE,
     STEADY,
     judge,
     owed,
     table_seen,
 )
-from companion.games.laser.ring_sensing import CAT, RingRead
+from companion.games.laser.sensing.ring import CAT, RingRead
 
 from .helpers import TEAM4, new, play, reveal_team
 
@@ -304,3 +304,17 @@ def test_a_table_kept_as_the_round_ended_goes_when_a_later_unsure_view_shows_it_
     state, _ = play(state, RoundResult(True))
     (plan,), memory = sense(state, memory, reading(last))
     assert plan.status == "plan" and memory.refill.after == last
+
+
+def test_a_refill_the_camera_cannot_judge_holds_no_card():
+    """Checked by eye: the check never ends with "ready", so the cards revealed after it are
+    read (holding them would need a tap for every card, round after round)."""
+    state = after_round_one()
+    done = refill(AFTER, (C, C, M)).table
+    cards = ZoneRead("centre", ("blue", "red"), (0.99, 0.99))
+    events, _ = sense(state, None, reading(done), cards, cards)
+    assert events == [
+        RefillSeen("unverified"),
+        CardSeen("centre", "blue", 0.99),
+        CardSeen("centre", "red", 0.99),
+    ]

@@ -11,7 +11,7 @@ from companion.clock import FakeClock  # noqa: E402
 from companion.game import GameConfig  # noqa: E402
 from companion.games.laser import GAME  # noqa: E402
 from companion.games.laser.events import BidPlaced, BoardEntered, CardRevealed, RoundResult
-from companion.games.laser.referee import THINKING
+from companion.games.laser.solver.referee import THINKING
 from companion.session import Session  # noqa: E402
 from companion.ui.context import AppContext  # noqa: E402
 from companion.ui.render import pump, render_to_png  # noqa: E402
@@ -331,3 +331,31 @@ def test_the_cameras_result_of_a_demonstration_is_confirmed_with_one_tap(tmp_pat
     assert session.state.scores == (3, 3, 0, 0) and session.state.round == 2
     pump()
     assert screen.question_panel is None
+
+
+def test_the_proof_says_no_solution_exists_before_a_result_is_tapped(data_dir):
+    from kivy.uix.label import Label
+
+    from companion.events import TimerExpired
+    from companion.games.laser.events import ImpossibleClaimed
+
+    screen, session, _ = make_screen(data_dir, ("Peter", "Tommy", "Suzie"), mode="competitive")
+    tiles = (None, "red", "green") + (None,) * 9  # nothing can make the green card's figure
+    floors = ("wood",) * 4 + ("carpet",) * 8
+    for ev in (
+        CardRevealed("yellow", "wood"),
+        CardRevealed("green", "carpet"),
+        BoardEntered(tiles, 0, (0, 1, 0, 0, 0, 0), floors),
+        ImpossibleClaimed("Suzie"),
+        BidPlaced("Tommy", 4),
+    ):
+        session.submit(ev)
+    session.submit(TimerExpired(GAME.timer(session.state).key))
+    screen.refresh()
+    pump(2)
+    assert session.state.phase == "proof"
+    texts = [w.text for w in screen.body.walk() if isinstance(w, Label)]
+    assert any(t.startswith("No solution exists in exactly 4 steps") for t in texts), texts
+    assert all(b.disabled for b in buttons(screen, "It worked"))
+    tap(screen, "Failed")
+    assert session.state.xs == (1, 1, 0)

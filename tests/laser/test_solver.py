@@ -20,7 +20,6 @@ from companion.games.laser.board import (
     mix,
     position_from_json,
 )
-from companion.games.laser.positions import random_position
 from companion.games.laser.solver import (
     MOST,
     _Search,
@@ -30,6 +29,7 @@ from companion.games.laser.solver import (
     solution_for,
     solve,
 )
+from companion.games.laser.solver.positions import random_position
 
 # The team example (rulebook p. 3): cards cyan and blue. The cat on 0, cyan figures next to
 # it on 1 and 2, magenta on 7, green and blue side by side on 4 and 5.

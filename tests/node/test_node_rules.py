@@ -6,11 +6,11 @@ the positions stay readable; the default 2 x 3 card has its own tests.
 
 import pytest
 
+from companion.catalogue import load
 from companion.cues import Scored
 from companion.errors import IllegalMove, UsageError
 from companion.events import ButtonPressed, from_dict, to_dict
 from companion.game import GameConfig
-from companion.games import load
 from companion.games.node import Discard, NoCardsLeft, PlaceCard
 from companion.games.node.geometry import footprint
 
@@ -290,7 +290,7 @@ def test_no_cards_left_ends_an_uncounted_game():
 
 def test_foreign_events_and_strangers_are_refused():
     s = dominoes()
-    with pytest.raises(IllegalMove, match="does not use"):
+    with pytest.raises(IllegalMove, match="has no use for the next button"):
         GAME.apply(s, ButtonPressed("next"))
     with pytest.raises(IllegalMove, match="no player"):
         GAME.apply(s, PlaceCard("eve", card("rb"), 4, 4))

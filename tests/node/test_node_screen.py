@@ -2,9 +2,9 @@
 
 import pytest
 
+from companion.catalogue import load  # noqa: E402
 from companion.clock import FakeClock  # noqa: E402
 from companion.game import GameConfig  # noqa: E402
-from companion.games import load  # noqa: E402
 from companion.games.node import PlaceCard  # noqa: E402
 from companion.games.node.geometry import footprint  # noqa: E402
 from companion.session import Session  # noqa: E402
@@ -136,10 +136,13 @@ def test_discard_is_refused_while_the_card_fits(data_dir):
     session.submit(PlaceCard("Anna", card("rrr/bbb"), 6, 9))
     screen.refresh()
     screen.set_card(card("rrr/ggg"))
-    screen.discard_button.dispatch("on_release")
+    screen.discard_button.dispatch("on_hold")
     assert "fits" in screen.banner_text and session.state.discarded == 0
     screen.set_card(card("ppp/yyy"))
-    screen.discard_button.dispatch("on_release")
+    screen.discard_button.dispatch("on_press")
+    screen.discard_button.dispatch("on_release")  # a tap only says to hold it
+    assert session.state.discarded == 0 and screen.discard_button.text == "Hold to discard"
+    screen.discard_button.dispatch("on_hold")
     assert session.state.discarded == 1
 
 
@@ -217,9 +220,10 @@ def played_table(data_dir, cards=14, seed=7):
     return screen, session
 
 
-def test_the_grid_zooms_to_the_nodes_and_never_draws_a_cell_under_40_px(data_dir):
+def test_the_grid_zooms_to_the_nodes_and_fits_the_played_area_whole(data_dir):
     from kivy.metrics import dp
 
+    from companion.ui.sim_strip import STRIP_HEIGHT
     from tests.ui.fingers import off_window, on_window
 
     screen, session = make_screen(data_dir)
@@ -231,16 +235,20 @@ def test_the_grid_zooms_to_the_nodes_and_never_draws_a_cell_under_40_px(data_dir
         screen.refresh()
         pump()
         r0, c0, rows, cols = screen.table.view()
-        assert screen.table.cell_size() >= dp(40)
+        assert screen.table.cell_size() >= dp(40)  # few nodes: big cells
         for cell in session.state.last:  # the card just placed is in view
             assert screen.table.shown(*cell)
         assert rows < session.state.height and cols < session.state.width  # zoomed in
     finally:
         off_window(screen)
-    big, _ = played_table(data_dir, cards=30, seed=3)
-    on_window(big)
+    big, session = played_table(data_dir, cards=30, seed=3)
+    on_window(big, (800, 480 - STRIP_HEIGHT))  # over the simulated strip: the least room
     try:
-        assert big.table.cell_size() >= dp(40)
+        s = session.state
+        played = [(r, c) for r in range(s.height) for c in range(s.width) if s.grid[r][c]]
+        hidden = [cell for cell in played if not big.table.shown(*cell)]
+        assert not hidden, f"{len(hidden)} of {len(played)} nodes need a drag to be seen"
+        assert big.table.cell_size() >= dp(18)  # a letter still reads
     finally:
         off_window(big)
 
@@ -251,9 +259,10 @@ def test_a_drag_on_the_table_pans_it_and_a_tap_moves_the_card(data_dir):
     screen, session = played_table(data_dir)
     screen.set_card(card("ppy/bbb"))
     table = screen.table
-    on_window(screen)
+    on_window(screen, (480, 320))  # a small window: the played area does not fit whole
     try:
         r0, c0, rows, cols = table.view()
+        assert cols < session.state.width
         cell = table.cell_size()
         anchor = screen.anchor
         free = next(

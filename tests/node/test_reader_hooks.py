@@ -151,8 +151,8 @@ def test_the_app_reads_node_with_the_placement_reader_alone(tmp_path):
 
 
 def test_a_card_read_over_the_edge_comes_back_with_the_rules_reason():
-    from vision.node_reader import NodeReader
-    from vision.render_node import LaidCard, render_node_table, rendered_node_calibration
+    from vision.node.reader import NodeReader
+    from vision.render.node import LaidCard, render_node_table, rendered_node_calibration
 
     state = GAME.initial_state(GameConfig(("ann", "bob"), {"table_width": 20, "table_height": 14}))
     old = []

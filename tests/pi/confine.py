@@ -1,6 +1,8 @@
 """Run a command under the kiosk unit's system-call filter, as systemd would apply it.
 
     python confine.py SYSCALLS_FILE FAMILIES -- COMMAND...
+    python confine.py --probe     prints "ok" where this process can load a seccomp filter
+
 
 SYSCALLS_FILE lists the allowed system calls, one a line (from `systemd-analyze
 syscall-filter @system-service`); FAMILIES is a comma-separated list of socket address
@@ -68,7 +70,45 @@ def confine(syscalls: list[str], families: list[int]) -> None:
         raise SystemExit("confine: seccomp_load failed")
 
 
+def probe() -> str:
+    """Load a filter that refuses getppid() and see it refused: "ok", or why filters cannot be
+    loaded here (no libseccomp, a kernel without seccomp, or qemu's user emulation, which
+    refuses to load them since they would filter its own calls)."""
+    name = ctypes.util.find_library("seccomp")
+    if name is None:
+        return "libseccomp is not installed"
+    lib = ctypes.CDLL(name, use_errno=True)
+    lib.seccomp_init.restype = ctypes.c_void_p
+    lib.seccomp_init.argtypes = [ctypes.c_uint32]
+    lib.seccomp_rule_add_array.argtypes = [
+        ctypes.c_void_p,
+        ctypes.c_uint32,
+        ctypes.c_int,
+        ctypes.c_uint,
+        ctypes.POINTER(ArgCmp),
+    ]
+    lib.seccomp_load.argtypes = [ctypes.c_void_p]
+    ctx = lib.seccomp_init(SCMP_ACT_ALLOW)
+    getppid = lib.seccomp_syscall_resolve_name(b"getppid")
+    if not ctx or lib.seccomp_rule_add_array(ctx, scmp_act_errno(1), getppid, 0, None) != 0:
+        return "libseccomp cannot build a filter"
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
+    loaded = lib.seccomp_load(ctx)
+    if loaded != 0:
+        return (
+            f"loading a seccomp filter fails ({os.strerror(-loaded)}): the kernel, a container"
+            " or qemu's user emulation refuses it"
+        )
+    if libc.getppid() != -1:
+        return "a loaded seccomp filter is not applied here"
+    return "ok"
+
+
 def main(argv: list[str]) -> None:
+    if argv == ["--probe"]:
+        print(probe())
+        return
     syscalls_file, families, sep, *command = argv
     assert sep == "--" and command, __doc__
     with open(syscalls_file) as f:

@@ -21,8 +21,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from companion import events as ev  # noqa: E402
+from companion.catalogue import load  # noqa: E402
 from companion.game import GameConfig  # noqa: E402
-from companion.games import load  # noqa: E402
 from companion.session import Session  # noqa: E402
 from companion.store import GameLog  # noqa: E402
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import configparser
+import functools
 import json
 import os
 import re
@@ -168,6 +169,13 @@ def test_security_exposure_stays_low(tmp_path):
     assert float(match.group(1)) <= 2.0, out.stdout
 
 
+def test_memory_is_capped_so_a_runaway_is_restarted_not_the_box_halted():
+    high, most = (one("Service", key) for key in ("MemoryHigh", "MemoryMax"))
+    assert high.endswith("M") and most.endswith("M")
+    assert 300 < int(high[:-1]) < int(most[:-1]) <= 1024  # above the app's need, below a Pi's RAM
+    assert one("Service", "Restart") == "on-failure"  # stopped at the cap: back with its game
+
+
 def test_no_network_and_only_an_ordinary_services_system_calls():
     assert one("Service", "RestrictAddressFamilies").split() == ["AF_UNIX", "AF_NETLINK"]
     assert one("Service", "IPAddressDeny") == "any"
@@ -234,19 +242,26 @@ def confined(tmp_path: Path, *argv: str) -> subprocess.CompletedProcess:
     )
 
 
-def seccomp_here() -> bool:
-    import ctypes.util
-
-    return sys.platform == "linux" and ctypes.util.find_library("seccomp") is not None
-
-
-needs_seccomp = pytest.mark.skipif(
-    systemd_analyze is None or not seccomp_here(), reason="needs systemd-analyze and libseccomp"
-)
+@functools.cache
+def seccomp_here() -> str:
+    """ "ok" where a seccomp filter can be loaded here, else why not (tried in a child)."""
+    out = subprocess.run(
+        [sys.executable, str(CONFINE), "--probe"], capture_output=True, text=True, timeout=60
+    )
+    return out.stdout.strip() or f"the probe failed: {out.stderr.strip()[-200:]}"
 
 
-@needs_seccomp
-def test_the_filter_refuses_what_the_unit_forbids(tmp_path):
+@pytest.fixture
+def seccomp():
+    if systemd_analyze is None:
+        pytest.skip("systemd-analyze is not installed on this machine")
+    if sys.platform != "linux":
+        pytest.skip("seccomp is Linux's")
+    if (why := seccomp_here()) != "ok":
+        pytest.skip(f"cannot load a system-call filter here: {why}")
+
+
+def test_the_filter_refuses_what_the_unit_forbids(seccomp, tmp_path):
     probe = (
         "import socket, ctypes\n"
         "try:\n    socket.socket(socket.AF_INET)\n"
@@ -267,8 +282,7 @@ def test_the_filter_refuses_what_the_unit_forbids(tmp_path):
 
 
 @pytest.mark.slow
-@needs_seccomp
-def test_the_app_draws_and_the_table_works_under_the_units_system_call_filter(tmp_path):
+def test_the_app_draws_and_the_table_works_under_the_units_system_call_filter(seccomp, tmp_path):
     """Kivy, SDL, Mesa, the simulated table (mock pins, a pty chute board) and the doctor,
     run under the unit's own SystemCallFilter= and RestrictAddressFamilies=."""
     shot = tmp_path / "home.png"
@@ -336,6 +350,29 @@ def test_dry_run_install_does_every_step_in_order_and_changes_nothing(tmp_path):
     assert order == sorted(order)
     assert not prefix.exists()
     assert "--uninstall" in out.stdout  # tells how to undo it
+
+
+@pytest.mark.parametrize("numpy", ["1.24.2", None])
+def test_the_venv_keeps_the_os_numpy_that_picamera2_was_built_against(tmp_path, numpy):
+    bin_dir = tmp_path / "bin"  # the OS's python3, with or without numpy
+    bin_dir.mkdir()
+    python = bin_dir / "python3"
+    answer = f"echo {numpy}" if numpy else "exit 1"
+    python.write_text(f'#!/bin/sh\ncase "$*" in *"import numpy"*) {answer} ;; esac\n')
+    python.chmod(0o755)
+    prefix = tmp_path / "opt"
+    out = run_installer(
+        "--dry-run",
+        "--no-apt",
+        env={"COMPANION_PREFIX": str(prefix), "PATH": f"{bin_dir}:{os.environ['PATH']}"},
+    )
+    assert out.returncode == 0, out.stderr
+    cmds = commands(out.stdout)
+    constraints = f"{prefix}/lib/constraints.txt"
+    (pin,) = [c for c in cmds if c.startswith("sh -c") and constraints in c]
+    assert (f"numpy=={numpy}" in pin) == (numpy is not None)
+    (fetch,) = [c for c in cmds if "/bin/pip install" in c and "--no-deps" not in c]
+    assert f"-c {constraints}" in fetch
 
 
 def test_dry_run_installs_the_missing_os_packages_only(tmp_path):

@@ -147,8 +147,8 @@ def test_killed_mid_countdown_resumes_within_a_second(tmp_path):
 
 
 def _laser_into_planning(log: GameLog, clock: FakeClock):
+    from companion.catalogue import load
     from companion.game import GameConfig
-    from companion.games import load
     from companion.session import Session
 
     game = load("laser")
@@ -173,7 +173,7 @@ def test_laser_planning_clock_survives_a_crash_and_expires_the_same(tmp_path):
     run_for(session, clock, 11.75)
     left = session.timer.remaining()
 
-    from companion.games import load
+    from companion.catalogue import load
     from companion.session import Session
 
     log = GameLog(path)

@@ -27,13 +27,13 @@ class WatchedSession(Session):
 def test_a_dropped_ball_reaches_session_submit_through_no_ui_module(tmp_path):
     runtime = Runtime()
     with GameLog(tmp_path / "games.sqlite3") as log:
-        table = runtime.open_table(simulate=True)
+        runtime.open_table(simulate=True)
         session = WatchedSession.start(GAME, log, GameConfig(("Anna",)))
         session.stacks = []
         runtime.play(session)
         runtime.submit(Predict("Anna", ("blue",)))
         counted = runtime.changed_to(lambda s: s.passed == 1)
-        assert table.drop_ball("pink").wait(5)
+        assert runtime.hands.drop_ball("pink").wait(5)
         assert counted.wait(10)
         runtime.close()
     event, thread, stack = session.stacks[-1]

@@ -7,12 +7,12 @@ import queue
 import pytest
 
 from companion.events import BallPassed
-from companion.runtime.sim_scene import SimulatedScene, TableWithScene
+from companion.runtime.sim_scene import HandsWithScene, SimulatedScene
 from companion.runtime.sim_tray import BALL_COLOURS, SimulatedTray
 from companion.ui.app import Root
 from companion.ui.context import AppContext
 from companion.ui.render import ensure_window, pump
-from hardware.table import open_table
+from hardware.sim_table import open_simulated_table
 
 pytestmark = [pytest.mark.ui, pytest.mark.slow]
 
@@ -34,7 +34,7 @@ def test_balls_dropped_on_the_simulated_table_are_read_by_the_camera(data_dir):
         balls = ["green", "blue", "pink", "green", "orange"]
         done = ctx.runtime.changed_to(lambda s: tuple(s.tray) == tuple(balls) and s.passed == 5)
         for colour in balls:
-            ctx.table.drop_ball(colour).wait(2)
+            ctx.runtime.hands.drop_ball(colour).wait(2)
         assert done.wait(30), screen.state.tray
         pump(1)
         assert screen.ids.undo.disabled is False  # the screen heard of it too
@@ -49,10 +49,10 @@ def test_balls_dropped_on_the_simulated_table_are_read_by_the_camera(data_dir):
 def test_the_space_bar_drops_a_coloured_ball_into_the_tray_and_through_the_beam():
     events = queue.Queue()
     tray = SimulatedTray()
-    with open_table(simulate=True, on_event=events.put) as raw:
-        table = TableWithScene(raw, SimulatedScene(tray=tray))
-        assert table.handle_key(" ")
+    with open_simulated_table(events.put) as sim:
+        hands = HandsWithScene(sim.hands, SimulatedScene(tray=tray))
+        assert hands.handle_key(" ")
         assert events.get(timeout=3) == BallPassed()
         assert len(tray._balls) == 1 and tray._balls[0] in BALL_COLOURS
-        assert table.handle_key("b")  # other keys still reach the table
-        assert not table.handle_key("z")
+        assert hands.handle_key("b")  # other keys still reach the table
+        assert not hands.handle_key("z")

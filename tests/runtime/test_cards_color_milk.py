@@ -17,7 +17,7 @@ from companion.runtime.sim_scene import SimulatedScene
 from companion.runtime.sim_tray import SimulatedTray
 from companion.session import Session
 from companion.store import GameLog
-from vision.render_cards import BACK
+from vision.render.cards import BACK
 
 pytestmark = pytest.mark.slow  # the rendered calibration takes a few seconds once
 

@@ -91,7 +91,7 @@ def test_a_calibration_without_card_zones_says_so_once():
     from companion.game import ReaderSpec
     from companion.runtime.read_cards import CardAdapter
     from companion.runtime.readers import Setup
-    from vision.render_cards import empty_table, seat_calibration
+    from vision.render.cards import empty_table, seat_calibration
 
     cues: list = []
     setup = Setup(simulate=True, calibration_file=None, ask_threshold=0.8, on_cue=cues.append)

@@ -21,15 +21,15 @@ QUICK = 0.4  # seconds: the simulated hand drops a ball every 0.08 s
 def runtime(tmp_path):
     rt = Runtime(camera_source="simulated")
     log = GameLog(tmp_path / "games.sqlite3")
-    table = rt.open_table(simulate=True)
+    rt.open_table(simulate=True)
     rt.play(Session.start(GAME, log, GameConfig(("Anna", "Ben"))))
-    yield rt, table
+    yield rt, rt.hands
     rt.close()
     log.close()
 
 
 def test_four_balls_within_0_4_s_are_all_read_round_after_round(runtime):
-    rt, table = runtime
+    rt, hands = runtime
     refusals = []
     rt.subscribe(on_refusal=lambda ev, why: refusals.append(why))
     assert rt.camera is not None and rt.camera.reading.wait(90)
@@ -37,9 +37,9 @@ def test_four_balls_within_0_4_s_are_all_read_round_after_round(runtime):
         for name in ("Anna", "Ben"):
             rt.submit(Predict(name, ("blue",)))
         checked = rt.changed_to(lambda s: s.phase == "choose")
-        first = [table.drop_ball() for _ in range(4)]  # colours the mill still holds
+        first = [hands.drop_ball() for _ in range(4)]  # colours the mill still holds
         assert all(d.wait(QUICK + 2) for d in first)
-        assert table.drop_ball().wait(2)
+        assert hands.drop_ball().wait(2)
         assert checked.wait(30), (rt.session.state.tray, rt.session.state.asks, rt.tray.balls())
         state = rt.session.state
         assert rt.tray.balls() == state.tray and state.passed == 5
@@ -52,7 +52,7 @@ def test_four_balls_within_0_4_s_are_all_read_round_after_round(runtime):
 
 
 def test_a_ball_in_question_is_named_when_next_is_refused(runtime):
-    rt, _table = runtime
+    rt, _hands = runtime
     for name in ("Anna", "Ben"):
         rt.submit(Predict(name, ("blue",)))
     for slot, colour in enumerate(("green", "blue", "pink", "green")):

@@ -3,7 +3,7 @@ reaches the refusal subscribers and changes nothing, and every subscriber hears 
 
 import threading
 
-from companion import games
+from companion import catalogue
 from companion.clock import FakeClock
 from companion.cues import TimeUp
 from companion.game import GameConfig
@@ -15,7 +15,7 @@ from tests.sixth_game.catalogue import sixth_game_in_catalogue
 
 def test_a_turn_clock_runs_out_and_a_refused_reading_changes_nothing(tmp_path):
     with sixth_game_in_catalogue(), GameLog(tmp_path / "g.sqlite3") as log:
-        game = games.load("colour-race")
+        game = catalogue.load("colour-race")
         from companion.games.colour_race.rules import Roll  # found on the catalogue path
 
         clock = FakeClock()

@@ -14,7 +14,7 @@ from companion.events import ButtonPressed
 from companion.game import GameConfig
 from companion.games.color_milk import GAME as MILK
 from companion.games.laser import GAME as LASER
-from companion.games.laser.events import BoardEntered
+from companion.games.laser.events import BidPlaced, BoardEntered, CardRevealed
 from companion.games.node import GAME as NODE
 from companion.games.node.events import CardProposed, PlaceCard
 from companion.games.node.simtable import truth
@@ -72,10 +72,13 @@ def test_a_laser_board_revealed_and_laid_on_the_simulated_table_is_entered_by_th
 
 
 def test_the_next_rounds_ring_is_the_refilled_board():
+    from companion.runtime.sim_ring import Demonstrated
+
     ring = SimulatedRing(seed=3)
     ring.start()
     for number in range(2, 8):
         before = ring.board
+        ring.demonstrate(Demonstrated("team", (("cyan", None), ("blue", None))))
         ring.next_round(number)
         after = ring.board
         assert after.tiles.index("cat") == before.tiles.index("cat")  # the cat stays
@@ -165,7 +168,8 @@ def test_readers_sleep_while_no_game_is_on_screen_and_stop_with_the_game(tmp_pat
 
 
 def test_a_real_camera_without_a_ring_calibration_says_how_to_calibrate_once(tmp_path):
-    from vision.render_ring import RingBoard, render_ring
+    from vision.render.ring import render_ring
+    from vision.render.ring_board import RingBoard
 
     folder = tmp_path / "camera"
     folder.mkdir()
@@ -199,6 +203,14 @@ def test_a_real_camera_without_a_ring_calibration_says_how_to_calibrate_once(tmp
         rt.close()
 
 
+def reveal_both(rt) -> None:
+    """The strip's "Reveal" twice, each prism card read into the state before the next."""
+    for _ in range(2):
+        rt.simulated_hand("reveal")
+        revealed = len(rt.scene.ring.cards)
+        assert rt.changed_to(lambda s, n=revealed: len(s.cards) == n).wait(WAIT)
+
+
 def eventually(condition, seconds: float = 10.0) -> bool:
     deadline = time.monotonic() + seconds
     while not condition() and time.monotonic() < deadline:
@@ -226,8 +238,10 @@ def test_a_new_laser_round_gathers_the_prism_cards_and_refills_the_ring():
     scene.follow(replace(state, phase="planning"), {"ring"})
     assert scene.frame(0) is scene.ring.frame(0)  # ... then at the ring
     assert scene.ring.board == first
+    cards = tuple((c, None) for c in scene.ring.cards) + (("blue", None),)
+    scene.follow(replace(state, phase="mixing", cards=cards), {"ring"})  # the pair mix ...
     scene.follow(replace(state, round=2), reveal)
-    assert scene.ring.round == 2 and scene.ring.board != first
+    assert scene.ring.round == 2 and scene.ring.board != first  # ... and the table changed
     assert scene.tray.laid("centre") == () and scene.ring.cards == ()
 
 
@@ -251,30 +265,213 @@ def test_competitive_prism_cards_revealed_by_the_strip_are_read_with_their_floor
 @pytest.mark.slow
 def test_a_later_laser_round_checks_the_refill_then_reads_the_cards(tmp_path):
     from companion.events import TimerExpired
-    from companion.games.laser.events import BidPlaced, RefillSeen, RoundResult
+    from companion.games.laser.events import RefillSeen, RoundResult
 
     rt, session, events, _cues = table(
         tmp_path, LASER, GameConfig(("Ann", "Bo", "Cy"), {"mode": "team", "cards": 2})
     )
 
-    def reveal_both():
-        for _ in range(2):
-            rt.simulated_hand("reveal")
-            revealed = len(rt.scene.ring.cards)
-            assert rt.changed_to(lambda s, n=revealed: len(s.cards) == n).wait(WAIT)
-
     try:
-        reveal_both()
+        reveal_both(rt)
         assert rt.changed_to(lambda s: s.board is not None).wait(WAIT)
         rt.submit(TimerExpired(LASER.timer(session.state).key))
         for name, bid in (("Ann", 5), ("Bo", 5), ("Cy", 9)):
             rt.submit(BidPlaced(name, bid))
         # while the pair mix, the camera sees the table the round leaves (the refill's start)
         assert eventually(lambda: getattr(rt._memory.refill, "ended", None) is not None, WAIT)
-        rt.submit(RoundResult(True))
+        rt.submit(RoundResult(False))  # the pair failed: the round ends on any board
         assert session.state.round == 2 and session.state.phase == "reveal"
         assert eventually(lambda: RefillSeen("ready") in events, WAIT)  # the ring, refilled
-        reveal_both()  # then the prism cards, read by the camera
-        assert [c for c, _ in session.state.cards] == list(rt.scene.ring.cards)
+        reveal_both(rt)  # then the prism cards, read by the camera a moment after they lie
+        assert eventually(
+            lambda: [c for c, _ in session.state.cards] == list(rt.scene.ring.cards), WAIT
+        )
     finally:
         rt.close()
+
+
+def _laser_round(scene, state, submit, claim_if_impossible=True):
+    """One competitive round on the simulated table as people play it: two prism cards
+    revealed from the strip, the board entered as it lies (floors as the box lays them), the
+    cheapest solution bid and demonstrated; Impossible! when there is none. Returns whether
+    the round could be done."""
+    from companion.events import TimerExpired
+    from companion.games.laser.board import COLOURS
+    from companion.games.laser.events import CardRevealed, ImpossibleClaimed, RoundResult
+    from companion.games.laser.solver import solve
+    from companion.runtime.sim_ring import DEFAULT_FLOORS
+
+    for _ in range(2):
+        scene.act("reveal", state(), {"cards"})
+    for card in scene.ring.cards:
+        colour, _, floor = card.partition(":")
+        submit(CardRevealed(colour, floor))
+    ring = scene.ring.board
+    tiles = tuple(None if t == "cat" else t for t in ring.tiles)
+    spares = tuple(ring.spares[c] for c in COLOURS)
+    submit(BoardEntered(tiles, ring.tiles.index("cat"), spares, DEFAULT_FLOORS))
+    sol = solve(LASER.position(state()), totals=False)
+    if sol.min_cost is None:
+        submit(ImpossibleClaimed(state().players[0]))
+    else:
+        submit(BidPlaced(state().players[state().round % 2], sol.min_cost))
+    submit(TimerExpired(LASER.timer(state()).key))
+    if sol.min_cost is not None:
+        submit(RoundResult(True))
+    return sol.min_cost is not None
+
+
+@pytest.mark.parametrize("seed", [0, 5])
+def test_a_simulated_competitive_game_is_played_to_15_without_typing_a_board(seed):
+    # the players demonstrate the cheapest solution, the refill puts the figures back as the
+    # rulebook says: the ring stays full and the game reaches 15 points in a few rounds
+
+    scene = SimulatedScene()
+    scene.rng.seed(seed)
+    scene.ring.rng.seed(seed)
+    game = {"state": LASER.initial_state(GameConfig(("Ann", "Bo"), {"mode": "competitive"}))}
+
+    def submit(event):
+        game["state"], _ = LASER.apply(game["state"], event)
+        s = game["state"]
+        scene.follow(s, {"cards"} if s.phase == "reveal" else {"ring"})
+
+    scene.play("laser", game["state"])
+    scene.follow(game["state"], {"cards"})
+    done, figures = [], []
+    while not game["state"].over and len(done) < 12:
+        figures.append(sum(t not in (None, "cat") for t in scene.ring.board.tiles))
+        done.append(_laser_round(scene, lambda: game["state"], submit))
+    assert game["state"].over, (done, figures, game["state"].scores)
+    assert max(game["state"].scores) >= 15
+    assert done.count(False) <= 1, done
+    assert min(figures) >= 9, figures  # the tiles do not empty round after round
+
+
+def test_a_round_ended_by_an_undisputed_impossible_claim_leaves_the_ring_as_it_was():
+    from companion.events import TimerExpired
+    from companion.games.laser.events import ImpossibleClaimed
+
+    scene = SimulatedScene()
+    state = LASER.initial_state(GameConfig(("Ann", "Bo", "Cy"), {"mode": "team"}))
+    scene.play("laser", state)
+    for card in ("red", "red"):
+        scene.ring.reveal(card)
+        state, _ = LASER.apply(state, CardRevealed(card))
+    before = scene.ring.board
+    for event in (ImpossibleClaimed("Ann"), None):
+        event = event or TimerExpired(LASER.timer(state).key)
+        state, _ = LASER.apply(state, event)
+        scene.follow(state, {"ring"})
+    assert state.round == 2
+    assert scene.ring.round == 2 and scene.ring.board == before  # nobody moved a figure
+
+
+@pytest.mark.slow
+def test_after_an_undisputed_impossible_claim_the_next_prism_cards_are_read(tmp_path):
+    from companion.events import TimerExpired
+    from companion.games.laser.events import ImpossibleClaimed, RefillSeen
+
+    rt, session, events, _cues = table(
+        tmp_path, LASER, GameConfig(("Ann", "Bo", "Cy"), {"mode": "team", "cards": 2})
+    )
+
+    try:
+        reveal_both(rt)
+        assert rt.changed_to(lambda s: s.board is not None).wait(WAIT)
+        rt.submit(ImpossibleClaimed("Bo"))
+        rt.submit(TimerExpired(LASER.timer(session.state).key))  # nobody disagreed
+        assert session.state.round == 2 and session.state.phase == "reveal"
+        assert eventually(lambda: RefillSeen("ready") in events, WAIT), events
+        reveal_both(rt)  # the camera reads them: nothing to tap
+        assert [c for c, _ in session.state.cards] == list(rt.scene.ring.cards)
+        assert session.state.phase == "planning"
+    finally:
+        rt.close()
+
+
+@pytest.mark.slow
+def test_a_competitive_game_on_the_simulated_table_is_played_to_15_by_the_camera(tmp_path):
+    """Hands-free but for the floors set once: the strip reveals the cards, the camera reads
+    them, the ring and each refill; the players bid the cheapest solution and do it."""
+    from companion.events import TimerExpired
+    from companion.games.laser.events import ImpossibleClaimed, RoundResult
+    from companion.games.laser.solver import solve
+    from companion.runtime.sim_ring import DEFAULT_FLOORS
+
+    rt, session, events, _cues = table(
+        tmp_path, LASER, GameConfig(("Ann", "Bo"), {"mode": "competitive", "cards": 2})
+    )
+    typed = 0
+    try:
+        while not session.state.over:
+            assert session.state.round <= 12, session.state.scores
+            for _ in range(2):
+                rt.simulated_hand("reveal")
+                n = len(rt.scene.ring.cards)
+                assert rt.changed_to(lambda s, n=n: len(s.cards) == n).wait(WAIT), events[-3:]
+            known = rt.changed_to(lambda s: s.board is not None or s.proposed_board is not None)
+            assert known.wait(WAIT)
+            if session.state.board is None:  # the floors are set once on the board editor
+                typed += 1
+                draft = session.state.proposed_board
+                tiles = tuple(None if t == "cat" else t for t in draft.tiles)
+                cat = draft.tiles.index("cat")
+                rt.submit(BoardEntered(tiles, cat, draft.supply, DEFAULT_FLOORS))
+            sol = solve(LASER.position(session.state), totals=False)
+            players = session.state.players
+            if sol.min_cost is None:
+                rt.submit(ImpossibleClaimed(players[0]))
+                rt.submit(TimerExpired(LASER.timer(session.state).key))
+                continue
+            rt.submit(BidPlaced(players[session.state.round % 2], sol.min_cost))
+            rt.submit(TimerExpired(LASER.timer(session.state).key))
+            rt.submit(RoundResult(True))
+        assert max(session.state.scores) >= 15 and typed == 1
+    finally:
+        rt.close()
+
+
+@pytest.mark.slow
+def test_a_board_typed_by_hand_is_not_replaced_by_the_camera_next_round(tmp_path):
+    """The camera read the ring; a person typed another board (one figure otherwise). After
+    an undisputed Impossible! nothing moved: next round the typed board is entered again,
+    not the camera's reading, and the app says where they differ."""
+    from companion.events import TimerExpired
+    from companion.games.laser.events import ImpossibleClaimed
+
+    rt, session, events, cues = table(
+        tmp_path, LASER, GameConfig(("Ann", "Bo", "Cy"), {"mode": "team", "cards": 2})
+    )
+
+    try:
+        reveal_both(rt)
+        assert rt.changed_to(lambda s: s.board is not None).wait(WAIT)
+        tiles, _floors, cat, supply = session.state.board
+        k = next(i for i, t in enumerate(tiles) if t is not None)
+        mine = tiles[:k] + (None,) + tiles[k + 1 :]  # the person says tile k is empty
+        rt.submit(BoardEntered(mine, cat, supply))
+        rt.submit(ImpossibleClaimed("Bo"))
+        rt.submit(TimerExpired(LASER.timer(session.state).key))
+        assert session.state.round == 2
+        reveal_both(rt)
+        assert rt.changed_to(lambda s: s.board is not None).wait(WAIT)
+        assert session.state.board[0] == mine  # the typed board, entered again
+        said = [c.text for c in _texts(cues) if "otherwise than the board typed in" in c.text]
+        assert said and f"tile {k + 1} " in said[0]
+    finally:
+        rt.close()
+
+
+def test_the_nudged_camera_warps_each_picture_once():
+    """Five frames a second of a tray nobody touches: the nudged camera's view of it is
+    warped once, not once a frame; a ball rolling in is a new picture, seen anew."""
+    scene = SimulatedScene(nudge=True)
+    scene.play("color-milk", MILK.initial_state(GameConfig(("Ann", "Bo"))))
+    first = scene.frame(0)
+    assert scene.frame(1) is first
+    scene.tray.add("blue")
+    moved = scene.frame(2)
+    assert moved is not first and scene.frame(3) is moved
+    straight = scene.tray.frame(3)
+    assert moved.shape == straight.shape and (moved != straight).any()  # still nudged

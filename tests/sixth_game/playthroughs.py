@@ -2,7 +2,7 @@
 
 import random
 
-from companion import games
+from companion import catalogue
 from companion.clock import FakeClock
 from companion.events import TimerExpired
 from companion.game import GameConfig
@@ -12,7 +12,7 @@ from companion.store import GameLog
 
 def _race(players: int, seed: int):
     def play(tmp):
-        game = games.load("colour-race")
+        game = catalogue.load("colour-race")
         rng = random.Random(seed)
         names = tuple(f"P{i + 1}" for i in range(players))
         with GameLog(tmp / "race.sqlite3") as log:

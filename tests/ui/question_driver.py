@@ -52,10 +52,10 @@ def node_camera() -> None:
 
     window_driver.show("node")
     screen = game_screen()
-    r, c = screen.state.middle
-    screen.submit(PlaceCard(screen.state.current, ("red",) * 3 + ("blue",) * 3, r - 1, c - 1))
+    r, c = screen.state.middle  # the first card centred: its top row here, red on top
+    screen.submit(PlaceCard(screen.state.current, ("red",) * 3 + ("blue",) * 3, r, c - 1))
     unsure = ((1.0, 0.5, 1.0), (1.0, 1.0, 1.0))
-    screen.ctx.runtime.sense(CardRead((("yellow",) * 3, ("red",) * 3), r - 2, c - 1, unsure))
+    screen.ctx.runtime.sense(CardRead((("yellow",) * 3, ("red",) * 3), r - 1, c - 1, unsure))
     screen.refresh()
 
 

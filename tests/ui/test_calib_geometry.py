@@ -145,11 +145,12 @@ def test_the_ring_centre_radii_and_first_tile():
 
 
 def test_the_ring_slots_are_the_ring_calibrations():
-    from vision.render_ring import ring_calibration
+    from vision.render.ring_board import ring_geometry
+    from vision.ring.calibration import ellipse_tiles
 
-    cal = ring_calibration(FRAME)
-    ring = Ellipse(cal.centre, cal.radii, 17.5)
-    expected = type(cal)(**{**cal.__dict__, "first": 17.5}).slots
+    g = ring_geometry(FRAME)
+    ring = Ellipse(g.centre, g.radii, 17.5)
+    expected = ellipse_tiles(g.centre, g.radii, 17.5)
     assert all(close(a, b, 1e-9) for a, b in zip(ring.slots(), expected, strict=True))
 
 

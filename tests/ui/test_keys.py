@@ -14,7 +14,7 @@ from companion.ui.app import Root
 from companion.ui.context import AppContext
 from companion.ui.render import ensure_window
 from companion.ui.sim_strip import SimPanel, bind_keyboard
-from hardware.table import open_table
+from hardware.sim_table import open_simulated_table
 
 pytestmark = pytest.mark.ui
 
@@ -24,24 +24,24 @@ U = ord("u")
 @pytest.fixture
 def table_app(data_dir):
     """The app's screens on a simulated table, a Kritters game two turns in."""
-    from companion.games.kritters.rules import FirstPlayer, TurnDone
+    from companion.games.kritters.events import FirstPlayer, TurnDone
 
     ctx = AppContext.open(data_dir)
     heard: queue.Queue = queue.Queue()  # every press the table reports, on its way to the game
-    table = open_table(True, lambda e: (heard.put(e), ctx.table_event(e)))
-    ctx.table = table
+    sim = open_simulated_table(lambda e: (heard.put(e), ctx.table_event(e)))
+    ctx.runtime.simulated = sim
     root = Root(ctx)
     root.choose_game("kritters")
     root.get_screen("setup").start()
     screen = root.get_screen("game")
     screen.submit(FirstPlayer("Anna"))
     screen.submit(TurnDone())
-    unbind = bind_keyboard(table, wanted=lambda: root.current == "game")
+    unbind = bind_keyboard(sim.hands, wanted=lambda: root.current == "game")
     try:
-        yield root, screen, table, heard
+        yield root, screen, sim, heard
     finally:
         unbind()
-        table.close()
+        sim.close()
         ctx.log.close()
 
 
@@ -50,38 +50,39 @@ def key(window, code, char, repeats=1):
         window.dispatch("on_key_down", code, 0, char, [])
 
 
-def settle(table, heard, button="undo"):
+def settle(sim, heard, button="undo"):
     """The finger is up and the poller has seen it: no more presses can come from it."""
-    assert table.let_go(button).wait(3)
-    table.buttons.poll()
+    assert sim.hands.let_go(button).wait(3)
+    sim.table.buttons.poll()
 
 
 def test_holding_u_with_key_repeat_is_one_undo(table_app):
-    root, screen, table, heard = table_app
+    root, screen, sim, heard = table_app
     game = screen.session.game
     assert game.current_player(screen.state) == "Ben"
     window = ensure_window()
     key(window, U, "u", repeats=30)  # two seconds of auto-repeat
     assert heard.get(timeout=3) == ButtonPressed("undo")  # after the hold time
     window.dispatch("on_key_up", U, 0)
-    settle(table, heard)
+    settle(sim, heard)
+    assert screen.runtime.drain()  # the press is heard before the runtime has applied it
     Clock.tick()
     assert game.current_player(screen.state) == "Anna"
     assert heard.empty() and screen.session.can_undo  # one step back, not to the set-up
 
 
 def test_a_tap_of_u_or_of_the_strip_undo_does_nothing(table_app):
-    root, screen, table, heard = table_app
+    root, screen, sim, heard = table_app
     window = ensure_window()
     key(window, U, "u")
     window.dispatch("on_key_up", U, 0)
-    settle(table, heard)
-    panel = SimPanel(table=table)
+    settle(sim, heard)
+    panel = SimPanel(table=sim.table, hands=sim.hands)
     try:
         undo = next(b for b in panel.children if getattr(b, "text", "") == "Undo (hold)")
         undo.dispatch("on_press")
         undo.dispatch("on_release")
-        settle(table, heard)
+        settle(sim, heard)
     finally:
         panel.stop()
     assert heard.empty()
@@ -89,7 +90,7 @@ def test_a_tap_of_u_or_of_the_strip_undo_does_nothing(table_app):
 
 
 def test_typing_a_name_on_set_up_leaves_the_game_behind_alone(table_app):
-    root, screen, table, heard = table_app
+    root, screen, sim, heard = table_app
     before = screen.state
     root.current = "home"
     root.choose_game("elios")
@@ -100,15 +101,15 @@ def test_typing_a_name_on_set_up_leaves_the_game_behind_alone(table_app):
         key(window, ord(char.lower()), char, repeats=3)
         window.dispatch("on_key_up", ord(char.lower()), 0)
     name.focus = False
-    assert not table.buttons.is_pressed("undo")
+    assert not sim.table.buttons.is_pressed("undo")
     key(window, ord("n"), "n")  # not typing, but the game is not on screen either
     window.dispatch("on_key_up", ord("n"), 0)
-    settle(table, heard)
+    settle(sim, heard)
     assert heard.empty() and screen.state is before
 
 
 def test_a_table_button_acts_only_on_the_game_on_screen(table_app):
-    root, screen, table, heard = table_app
+    root, screen, sim, heard = table_app
     before = screen.state
     root.current = "home"
     screen.ctx.table_event(ButtonPressed("undo"))  # the arcade button, pressed from Home

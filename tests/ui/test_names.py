@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from kivy.uix.vkeyboard import VKeyboard
 
-from companion import games
+from companion import catalogue
 from companion.game import GameConfig
 from companion.session import Session
 from companion.ui.app import Root
@@ -22,7 +22,7 @@ pytestmark = pytest.mark.ui
 def ctx(data_dir):
     ctx = AppContext.open(data_dir)
     for players in (("Bruno", "Zoe"), ("Bruno", "Mia", "Zoe"), ("Bruno", "Mia")):
-        Session.start(games.load("laser"), ctx.log, GameConfig(players)).abandon()
+        Session.start(catalogue.load("laser"), ctx.log, GameConfig(players)).abandon()
     yield ctx
     ctx.log.close()
 
@@ -72,7 +72,7 @@ def test_tapping_a_name_docks_the_on_screen_keyboard_and_the_name_stays_above_it
         tall = kb.height * kb.scale
         assert kb.docked and tuple(kb.pos) == (0, 0)
         assert kb.width * kb.scale == pytest.approx(800)
-        assert tall / 5 >= 48  # five rows of keys, each a full touch target
+        assert tall / 4 >= 48  # four rows of keys, each a full touch target
         assert tall < 480 * 0.6  # and room left for what is typed
         # the set-up screen makes room: the name being typed sits above the keys
         bottom = field.to_window(field.x, field.y)[1]
@@ -83,5 +83,59 @@ def test_tapping_a_name_docks_the_on_screen_keyboard_and_the_name_stays_above_it
         assert setup.keyboard_room == 0
         assert setup.ids.rows.parent.scroll_y == 1  # the seats from the top again
         assert [b for b in setup.walk() if getattr(b, "text", "") == "Start Elios"][0].height
+    finally:
+        off_window(root)
+
+
+def _keys(kb) -> dict[str, tuple[float, float, float, float]]:
+    """Each key of the keyboard's current layer: (x, y, w, h) in window pixels."""
+    layout = kb.available_layouts[kb.layout]
+    out = {}
+    for row in range(1, layout["rows"] + 1):
+        line = layout[f"{kb.layout_mode}_{row}"]
+        for key, (pos, size) in zip(line, kb.layout_geometry[f"LINE_{row}"], strict=True):
+            x, y = kb.to_parent(*pos)  # the keyboard (a Scatter) lies on the window
+            out[key[2]] = (
+                x,
+                y,
+                size[0] * kb.scale,
+                size[1] * kb.scale,
+            )
+    return out
+
+
+def test_the_name_keyboard_has_full_size_keys_and_a_shift_for_one_letter(ctx):
+    import time
+
+    from tests.ui.fingers import tap
+
+    root = Root(ctx)
+    window = on_window(root)
+    try:
+        root.choose_game("elios")
+        pump()
+        field = root.get_screen("setup").ids.rows.children[-1].ids.name
+        field.focus = True
+        pump(3)
+        kb = next(w for w in window.children if isinstance(w, VKeyboard))
+        if "LINE_1" not in kb.layout_geometry:  # not drawn yet: lay the keys out as drawn
+            kb.refresh(True)
+        keys = _keys(kb)
+        small = {k: (round(w), round(h)) for k, (_, _, w, h) in keys.items() if min(w, h) < 48}
+        assert not small, small  # every key a full touch target
+        assert "capslock" not in keys and "shift" in keys
+        field.text = ""
+        at = time.time() + 1
+
+        def press(name):
+            nonlocal at
+            x, y, w, h = _keys(kb)[name]
+            tap(x + w / 2, y + h / 2, at)
+            at += 0.4
+            pump(1)
+
+        for name in ("shift", "m", "i", "shift", "shift", "a"):  # Shift, Shift again: off
+            press(name)
+        assert field.text == "Mia"
     finally:
         off_window(root)

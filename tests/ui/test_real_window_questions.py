@@ -10,7 +10,15 @@ from pathlib import Path
 import pytest
 
 from tests.ui import test_real_window as real
-from tests.ui.test_real_window import SCREEN, display, find, outside, read_box, screenshot
+from tests.ui.test_real_window import (
+    SCREEN,
+    display,
+    find,
+    outside,
+    read_box,
+    screenshot,
+    shows,
+)
 
 pytestmark = real.pytestmark
 DRIVER = Path(__file__).with_name("question_driver.py")
@@ -43,7 +51,8 @@ def check(app, scene: str, tmp_path: Path, *texts: str) -> list[dict]:
         assert y1 <= strip_top and not outside([b], SCREEN), (scene, b)
     image = screenshot(app.display)
     word = texts[0].rstrip("…").split()[0]
-    assert word.lower() in read_box(image, wanted[0]["box"], tmp_path).lower(), (scene, word)
+    read = read_box(image, wanted[0]["box"], tmp_path)
+    assert shows(word, read), (scene, word, read)
     return wanted
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion import games
+from companion import catalogue
 from companion.clock import FakeClock
 from companion.game import GameConfig
 from companion.session import Session
@@ -57,7 +57,7 @@ def kritters_screen(data_dir):
     """Kritters with a 30 s turn clock, on the app's own game screen, on a fake clock."""
     ctx = AppContext.open(data_dir)
     clock = FakeClock()
-    game = games.load("kritters")
+    game = catalogue.load("kritters")
     config = GameConfig(("Anna", "Ben"), {"turn_timer": 30})
     session = Session.start(game, ctx.log, config, clock=clock)
     screen = game_screen_class("kritters")(ctx=ctx, session=session)
@@ -90,3 +90,20 @@ def test_the_game_screen_wakes_at_the_next_whole_second_of_its_clock(kritters_sc
 
 def game_legal_first(session):
     return session.game.legal_actions(session.state)[0]
+
+
+def test_the_window_loop_wakes_30_times_a_second_and_draws_without_multisampling():
+    """`companion run`'s window: Kivy's loop looks for touches 30 times a second, not 60, and
+    each redraw is drawn once a pixel (a CPU draws it where there is no GPU)."""
+    import subprocess
+    import sys
+
+    code = (
+        "from companion.ui.launch import configure_window; configure_window((800, 480)); "
+        "from kivy.config import Config; "
+        "print(Config.getint('graphics', 'maxfps'), Config.getint('graphics', 'multisamples'))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True
+    )
+    assert out.stdout.split() == ["30", "0"], out.stderr[-500:]

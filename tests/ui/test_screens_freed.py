@@ -10,7 +10,7 @@ import weakref
 
 import pytest
 
-from companion import games
+from companion import catalogue
 from companion.ui.app import Root
 from companion.ui.context import AppContext
 from companion.ui.game_screen import GameScreen
@@ -19,7 +19,7 @@ from tests.ui.fingers import off_window, on_window
 
 pytestmark = pytest.mark.ui
 
-NAMES = [g.name for g in games.catalogue()]
+NAMES = [g.name for g in catalogue.games()]
 
 
 @pytest.fixture
@@ -37,7 +37,7 @@ def play(root: Root, name: str) -> GameScreen:
     root.choose_game(name)
     setup = root.get_screen("setup")
     setup.start()
-    if setup.confirm_start:  # another game is unfinished: the second tap starts this one
+    if setup.confirm_start:  # another game is unfinished: holding Start starts this one
         setup.start()
     pump()
     assert root.current == "game", setup.error_text

@@ -3,7 +3,7 @@
 import pytest
 from kivy.uix.label import Label  # noqa: E402
 
-from companion import games  # noqa: E402
+from companion import catalogue  # noqa: E402
 from companion.ui.app import Root  # noqa: E402
 from companion.ui.context import AppContext  # noqa: E402
 from companion.ui.render import render_to_png  # noqa: E402
@@ -44,7 +44,7 @@ def test_home_screen_shows_the_five_games(root, tmp_path, size, docs_shot):
     else:
         path = render_to_png(root, tmp_path / "home-wide.png", size)
     shown = " ".join(texts(root.get_screen("home")))
-    for g in games.catalogue():
+    for g in catalogue.games():
         assert g.title in shown
     assert_not_blank(path)
     assert_touchable(root.get_screen("home"))
@@ -99,14 +99,14 @@ def test_settings_are_saved_at_once(root, data_dir):
 def test_a_game_reopened_after_a_restart_waits_with_its_clock_paused(data_dir):
     from companion.clock import FakeClock
     from companion.game import GameConfig
-    from companion.games.kritters.rules import FirstPlayer
+    from companion.games.kritters.events import FirstPlayer
     from companion.session import Session
 
     clock = FakeClock()
     ctx = AppContext.open(data_dir)
     ctx.clock = clock
     config = GameConfig(players=("Anna", "Ben"), options={"turn_timer": 30})
-    before = Session.start(games.load("kritters"), ctx.log, config, clock=clock)
+    before = Session.start(catalogue.load("kritters"), ctx.log, config, clock=clock)
     before.submit(FirstPlayer("Ben"))
     clock.advance(12)
     before.poll()  # the countdown's snapshot: 18 s left

@@ -1,5 +1,5 @@
-"""The on-screen simulated table (companion.ui.sim_strip) drives the same mock pins and
-shows what the LED does."""
+"""The on-screen simulated table (companion.ui.sim_strip) moves the simulated hands, which
+drive the same mock pins, and shows what the LED does."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 from companion import cues
 from companion.events import BallPassed, ButtonPressed
 from companion.settings import Settings
-from hardware.table import open_table
+from hardware.sim_table import open_simulated_table
 
 pytestmark = pytest.mark.ui
 
@@ -23,8 +23,9 @@ def test_panel_buttons_press_pins_and_the_lamp_follows_the_led(docs_shot):
     from companion.ui.sim_strip import SimPanel
 
     q = queue.Queue()
-    with open_table(True, q.put, settings=Settings(brightness=0.6)) as table:
-        panel = SimPanel(table=table)
+    with open_simulated_table(q.put, settings=Settings(brightness=0.6)) as sim:
+        table = sim.table
+        panel = SimPanel(table=table, hands=sim.hands)
         try:
             buttons = {w.text: w for w in panel.children if isinstance(w, Button)}
             buttons["Bid"].dispatch("on_release")
@@ -52,8 +53,8 @@ def test_keyboard_presses_reach_the_table():
 
     window = ensure_window()
     q = queue.Queue()
-    with open_table(True, q.put) as table:
-        unbind = bind_keyboard(table)
+    with open_simulated_table(q.put) as sim:
+        unbind = bind_keyboard(sim.hands)
         try:
             window.dispatch("on_key_down", 98, 0, "b", [])  # b: bid
             window.dispatch("on_key_down", 13, 0, None, [])  # enter: next
@@ -70,15 +71,17 @@ def test_the_strip_with_the_rendered_tables_buttons_fits_800_px(docs_shot):
     with "Lay card" and "Reveal" for the rendered table; they act on the scene."""
     from kivy.uix.button import Button
 
-    from companion.runtime.sim_scene import SimulatedScene, TableWithScene
+    from companion.runtime.sim_scene import HandsWithScene, SimulatedScene
     from companion.ui.render import pump
     from companion.ui.sim_strip import STRIP_HEIGHT, SimPanel
     from companion.ui.widgets import MIN_BUTTON
 
     acted = []
-    with open_table(True, lambda _: None) as raw:
-        table = TableWithScene(raw, SimulatedScene(), act=acted.append)
-        panel = SimPanel(table=table, size_hint=(None, None), size=(800, STRIP_HEIGHT))
+    with open_simulated_table(lambda _: None) as sim:
+        hands = HandsWithScene(sim.hands, SimulatedScene(), act=acted.append)
+        panel = SimPanel(
+            table=sim.table, hands=hands, size_hint=(None, None), size=(800, STRIP_HEIGHT)
+        )
         try:
             docs_shot(panel, "sim-panel", size=(800, STRIP_HEIGHT))
             panel.do_layout()
@@ -91,7 +94,35 @@ def test_the_strip_with_the_rendered_tables_buttons_fits_800_px(docs_shot):
                 assert b.texture_size[0] <= b.width - 4, (b.text, b.texture_size, b.width)
             assert max(b.right for b in buttons) <= 800
             next(b for b in buttons if b.text == "Reveal").dispatch("on_release")
-            assert table.handle_key("l")
+            assert hands.handle_key("l")
             assert acted == ["reveal", "lay"]
         finally:
             panel.stop()
+
+
+def test_the_strip_s_balls_are_round_unlike_the_game_pad_s_colour_keys():
+    """Color Milk shows two rows of B G O Pk Pu: the pad enters a colour, the strip drops a
+    ball into the chute. The strip's are drawn as discs, the pad's as rounded squares."""
+    from kivy.graphics import RoundedRectangle
+
+    from companion.ui.render import ensure_window, pump
+    from companion.ui.sim_strip import STRIP_HEIGHT, SimPanel
+    from companion.ui.widgets import ColourButton
+
+    def corner(button) -> float:
+        shape = next(i for i in button.canvas.before.children if isinstance(i, RoundedRectangle))
+        return shape.radius[0][0]
+
+    ensure_window()
+    panel = SimPanel(size_hint=(None, None), size=(800, STRIP_HEIGHT))
+    pad = ColourButton(colour="blue", size_hint=(None, None), size=(64, 56))
+    try:
+        panel.do_layout()
+        pump()
+        balls = [w for w in panel.children if isinstance(w, ColourButton)]
+        assert len(balls) == 5
+        for ball in balls:
+            assert corner(ball) >= min(ball.size) / 2 - 2, (ball.text, corner(ball), ball.size)
+        assert corner(pad) < min(pad.size) / 3
+    finally:
+        panel.stop()

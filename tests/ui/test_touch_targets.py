@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from kivy.uix.behaviors import ButtonBehavior
 
-from companion import games
+from companion import catalogue
 from companion.clock import FakeClock
 from companion.events import BallSeen, ButtonPressed
 from companion.game import GameConfig
@@ -71,7 +71,7 @@ def ctx(data_dir):
 @pytest.mark.parametrize("height", [480, 480 - STRIP_HEIGHT])  # on a Pi; over the sim strip
 def test_home_setup_settings_and_unfinished_games(ctx, height):
     for players in (("Anna", "Ben"), ("Chloe", "David", "Emma")):  # Home offers to resume
-        Session.start(games.load("laser"), ctx.log, GameConfig(players))
+        Session.start(catalogue.load("laser"), ctx.log, GameConfig(players))
     root = Root(ctx)
     seen = {}
     on_window(root, (800, height))
@@ -80,7 +80,7 @@ def test_home_setup_settings_and_unfinished_games(ctx, height):
             root.current = name
             pump()
             seen[name] = small_buttons(root.get_screen(name)) + off_screen(root.get_screen(name))
-        for g in games.catalogue():
+        for g in catalogue.games():
             root.choose_game(g.name)
             pump()
             seen[f"setup {g.name}"] = small_buttons(root.get_screen("setup"))
@@ -90,7 +90,7 @@ def test_home_setup_settings_and_unfinished_games(ctx, height):
 
 
 def _kritters(more_points=False):
-    from companion.games.kritters.rules import FirstPlayer, PileEmpty, ScoreEntered, TurnDone
+    from companion.games.kritters.events import FirstPlayer, PileEmpty, ScoreEntered, TurnDone
 
     players = ("Anna", "Ben", "Chloe")
     steps = [FirstPlayer("Anna"), PileEmpty("kritter_deck"), TurnDone(), TurnDone(), TurnDone()]
@@ -140,7 +140,7 @@ def _color_milk(board=1):
 
 def _elios():
     from companion.games.elios.events import AddDisc, PlaceGroup, Ready
-    from companion.games.elios.rules import JOKER
+    from companion.games.elios.state import JOKER
 
     steps = [Ready("Ben", (3, 3, 2, 2, 1)), Ready("Chloe", (3, 3, 3, 2))]
     steps += [Ready("Anna", (3, 3, 2, 2, 1))]
@@ -172,7 +172,9 @@ def test_every_phase_of_every_game(ctx, scenario):
     game, build = SCENARIOS[scenario]
     players, options, steps = build()
     clock = FakeClock()
-    session = Session.start(games.load(game), ctx.log, GameConfig(players, options), clock=clock)
+    session = Session.start(
+        catalogue.load(game), ctx.log, GameConfig(players, options), clock=clock
+    )
     screen = game_screen_class(game)(ctx=ctx, session=session)
     on_window(screen, (800, 480 - STRIP_HEIGHT))  # the smaller area: over the simulated strip
     small, phases = {}, []

@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from companion import games
+from companion import catalogue
 from companion.events import ButtonPressed
 from companion.game import GameConfig
 from companion.session import Session
@@ -27,7 +27,7 @@ def ctx(data_dir):
 
 
 def start(ctx, game, players):
-    return Session.start(games.load(game), ctx.log, GameConfig(players))
+    return Session.start(catalogue.load(game), ctx.log, GameConfig(players))
 
 
 def buttons(widget, text):
@@ -66,12 +66,13 @@ def test_every_unfinished_game_is_listed_and_each_can_be_resumed_or_abandoned(ct
         "Laser: Anna, Ben, Chloe",
     ]
     assert all("(started just now)" in r for r in rows)
-    # abandon Elios: the first tap asks, the second does it
+    # abandon Elios: a tap says to hold the button, a hold does it
     elios_row = [r for r in reversed(listing.ids.rows.children) if r.text.startswith("Elios")][0]
     abandon = buttons(elios_row, "Abandon")[0]
+    abandon.dispatch("on_press")
     abandon.dispatch("on_release")
-    assert abandon.text == "Tap to confirm" and ctx.log.game(elios.game_id).status == "active"
-    abandon.dispatch("on_release")
+    assert abandon.text == "Hold to abandon" and ctx.log.game(elios.game_id).status == "active"
+    abandon.dispatch("on_hold")
     assert ctx.log.game(elios.game_id).status == "abandoned"
     assert len(row_texts(listing)) == 2
     # resume the oldest, Laser, not only the newest
@@ -86,7 +87,7 @@ def test_abandoning_the_game_on_screen_closes_it(ctx):
     from companion.games.laser.events import CardRevealed
 
     laser = Session.start(
-        games.load("laser"), ctx.log, GameConfig(("Anna", "Ben", "Cy"), {"mode": "team"})
+        catalogue.load("laser"), ctx.log, GameConfig(("Anna", "Ben", "Cy"), {"mode": "team"})
     )
     laser.submit(CardRevealed("cyan"))
     laser.submit(CardRevealed("blue"))  # planning: the Next button would start the bids
@@ -112,7 +113,7 @@ def test_starting_a_game_while_one_is_unfinished_asks_first(ctx):
     setup.start()
     assert root.current == "setup"
     assert setup.error_text.startswith("Not finished yet: Laser: Anna, Ben, Chloe (started")
-    assert buttons(setup, "Start a new game anyway")
-    setup.start()
+    assert buttons(setup, "Hold to start a new game anyway")
+    setup.start()  # the button was held
     assert root.current == "game" and root.get_screen("game").session.game.name == "elios"
     assert len(ctx.log.games("active")) == 2  # the new one and the laser game still waiting

@@ -6,7 +6,7 @@ import threading
 import time
 
 from companion.ui.render import pump
-from companion.ui.worker import Worker
+from companion.worker import Worker
 
 
 def run_clock_until(done, seconds=5):

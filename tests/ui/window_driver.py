@@ -3,7 +3,8 @@ another on request, for tests/ui/test_real_window.py.
 
     python tests/ui/window_driver.py [run options]     # e.g. --simulate, --size 800x480
 
-Reads screen names on stdin ("home", or a game's name: its first screen); for each it shows
+Reads screen names on stdin ("home", "history", "stats", a game's name: its first screen, or
+"here": the screen as it is now); for each it shows
 the screen, lets Kivy lay it out and draw it, and answers one JSON line on stdout: the
 window's size and every visible widget's box in window pixels (x, y from the top left,
 as a screenshot has them), with its class and text. Widgets scrolled inside a ScrollView
@@ -55,27 +56,46 @@ def show(name: str) -> None:
     from companion.ui.app import Root
 
     screens = next(w for w in App.get_running_app().root.walk() if isinstance(w, Root))
+    if name == "here":  # as it is now (after taps from outside)
+        return
     if name == "home":
         screens.current = "home"
+    elif name in ("history", "stats"):
+        screens.current = name
+        if name == "stats":
+            screens.get_screen("stats").show(screens.get_screen("history").history())
     else:
         screens.choose_game(name)
         setup = screens.get_screen("setup")
         setup.start()
-        if setup.confirm_start:  # the game before it is unfinished: the second tap confirms
+        if setup.confirm_start:  # the game before it is unfinished: holding Start confirms
             setup.start()
 
 
 def facts() -> dict:
-    """The games on the home screen's tiles, and the title of the game in play."""
+    """The games on the home screen's tiles, the title of the game in play, the History
+    rows and every text of the screen in view."""
     from kivy.app import App
 
-    from companion.ui.app import GameTile
+    from companion.ui.app import GameTile, Root
     from companion.ui.game_screen import GameScreen
+    from companion.ui.history_screen import HistoryScreen
 
     root = App.get_running_app().root
     tiles = [w.game_name for w in root.walk() if isinstance(w, GameTile)]
     shown = [w for w in root.walk() if isinstance(w, GameScreen)]
-    return {"games": tiles[::-1], "title": shown[0].title if shown else None}
+    screens = next(w for w in root.walk() if isinstance(w, Root))
+    current = screens.current_screen
+    return {
+        "games": tiles[::-1],
+        "title": shown[0].title if shown else None,
+        # the rows of the History list as laid out (scrolled ones too), newest first
+        "history": [r["text"] for r in current.rows] if isinstance(current, HistoryScreen) else [],
+        # every text on the screen in view, scrolled or not
+        "texts": [
+            t for w in current.walk() if isinstance(t := getattr(w, "text", None), str) and t
+        ],
+    }
 
 
 def drawn(done: threading.Event, frames: int = 2) -> None:

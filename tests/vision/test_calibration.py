@@ -14,7 +14,7 @@ from vision.calibration import (
     save,
     to_json,
 )
-from vision.classifier import Prototype
+from vision.classify import Prototype
 from vision.errors import CalibrationError
 from vision.learn import rendered_calibration
 
@@ -153,3 +153,22 @@ def test_rendered_calibration_knows_every_game_colour():
     assert cal.tray_roi and cal.white_roi and len(cal.card_zones) == 4
     assert rendered_calibration(0) is cal  # cached
     json.dumps(to_json(cal))  # and storable
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "said"),
+    [
+        ("card_zones", {"seat1": None}, "card zone 'seat1'"),
+        ("card_zones", {"seat1": [600, 10, 100, 50]}, "outside the 640x480 frame"),
+        ("tray_roi", [10, 400, 100, 100], "tray_roi"),
+        ("ball_radius", [8, 400], "ball_radius"),
+        ("slot_pitch", 5000, "slot_pitch"),
+        ("card_area", [100, 10_000_000], "card_area"),
+        ("frame_size", [100000, 100000], "larger than any camera"),
+    ],
+)
+def test_geometry_no_frame_could_hold_is_refused_naming_the_field(field, value, said):
+    data = to_json(Calibration(prototypes=(), frame_size=(640, 480)))
+    data[field] = value
+    with pytest.raises(CalibrationError, match=said):
+        from_json(data)

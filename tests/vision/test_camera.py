@@ -7,16 +7,10 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.camera import (
-    Camera,
-    CameraStatus,
-    ImageDirSource,
-    OpenCVSource,
-    RenderedSource,
-    open_source,
-)
+from vision.camera import Camera, CameraStatus
 from vision.errors import CameraError
-from vision.render import render_tray
+from vision.render.tray import render_tray
+from vision.sources import ImageDirSource, OpenCVSource, RenderedSource, open_source
 
 
 class Watcher:
@@ -141,3 +135,18 @@ def test_open_source_picks_by_setting(tmp_path, image_dir, video):
         src.open()
     with pytest.raises(CameraError):
         ImageDirSource(tmp_path / "missing").open()
+
+
+class _FailingFolder(ImageDirSource):
+    """A folder whose files vanish between the check and the read, as on an unplugged stick."""
+
+    def read(self):
+        raise FileNotFoundError(2, "No such file or directory", str(self.folder / "001.png"))
+
+
+def test_a_read_that_fails_with_an_os_error_is_a_disconnect_not_a_dead_thread(image_dir):
+    watch = Watcher()
+    with Camera(_FailingFolder(image_dir), on_status=watch, retry_seconds=0.05) as cam:
+        assert watch.wait(CameraStatus.DISCONNECTED)
+        assert "image folder" in cam.message and "No such file" in cam.message
+        assert cam._thread.is_alive()

@@ -96,8 +96,9 @@ def test_classify_rendered_frame_with_rendered_calibration(tmp_path, capsys):
 def test_set_up_regions_then_learn_colours_from_table_frames(tmp_path, capsys):
     from vision.balls import BallReader
     from vision.calibration import load
-    from vision.cards import CardReader
-    from vision.render import arrival_frames, render_cards, render_tray, scene_calibration
+    from vision.card_zones import ZoneReader
+    from vision.render.tray import arrival_frames, render_cards, render_tray
+    from vision.render.tray_geometry import scene_calibration
 
     sc = scene_calibration()
     calib = tmp_path / "table.json"
@@ -142,10 +143,10 @@ def test_set_up_regions_then_learn_colours_from_table_frames(tmp_path, capsys):
             str(f), render_cards({"seat1": [a], "seat3": [b]}, "warm-led", 900, frame=i + 5)
         )
         args += ["--cards", f"{f}=seat1:{a},seat3:{b}"]
-    assert main(args) == 0
+    assert main(args + ["--set", "color-milk"]) == 0
     capsys.readouterr()
     cal = load(calib)
-    assert set(cal.colours) == set(balls)
+    assert set(cal.colours) == set(balls) and set(cal.colour_sets) == {"balls", "color-milk"}
 
     # the learnt calibration reads a new round under the same light
     reader = BallReader(cal)
@@ -154,9 +155,11 @@ def test_set_up_regions_then_learn_colours_from_table_frames(tmp_path, capsys):
     for frame in arrival_frames(want, "warm-led", 901):
         got += reader.feed(frame)
     assert [e.colour for e in got] == want
-    cards = CardReader(cal, background=render_tray([], "warm-led", 902))
+    cards = ZoneReader(
+        cal, balls, background=render_tray([], "warm-led", 902), colour_set="color-milk"
+    )
     seen = cards.read(render_cards({"seat2": ["purple", "orange"]}, "warm-led", 902, frame=1))
-    assert sorted(e.colour for e in seen) == ["orange", "purple"]
+    assert sorted(c.colour for v in seen for c in v.cards) == ["orange", "purple"]
 
     # wrong counts are refused and the file is kept
     before = calib.read_text()

@@ -6,10 +6,11 @@ import time
 import numpy as np
 
 from vision.balls import BallReader
-from vision.camera import Camera, CameraStatus, RenderedSource
-from vision.feed import VisionFeed
+from vision.camera import Camera, CameraStatus
+from vision.feed import STILL_READS, VisionFeed
 from vision.learn import rendered_calibration
-from vision.render import arrival_frames
+from vision.render.tray import arrival_frames
+from vision.sources import RenderedSource
 
 
 def test_a_rendered_round_becomes_ball_events():
@@ -92,6 +93,46 @@ def test_a_paused_feed_takes_no_frames_until_resumed():
         assert camera.status is CameraStatus.RUNNING and len(captured) > taken
 
 
+class SlowToRelease(RenderedSource):
+    """A camera that takes its time to let go, as a webcam being unplugged does."""
+
+    def close(self) -> None:
+        time.sleep(0.5)
+
+
+def test_a_resume_while_the_camera_is_still_closing_reads_again_once_it_is_shut():
+    reads = []
+
+    def read(image):
+        reads.append(image)
+        return []
+
+    camera = Camera(SlowToRelease(lambda i: np.full((4, 4, 3), i % 255, np.uint8), fps=50))
+    with VisionFeed(camera, read, on_events=lambda e: None, max_fps=50) as feed:
+        assert _wait_for(lambda: len(reads) >= 2)
+        pausing = threading.Thread(target=feed.pause)
+        pausing.start()
+        assert _wait_for(lambda: feed.paused)  # the camera is being released ...
+        feed.resume()  # ... when the game wants the table read again
+        pausing.join()
+        read_then = len(reads)
+        assert _wait_for(lambda: len(reads) > read_then + 2)
+        assert not feed.paused and camera.status is CameraStatus.RUNNING
+
+
+def test_a_pause_after_a_resume_that_waits_for_the_camera_keeps_it_closed():
+    camera = Camera(SlowToRelease(lambda i: np.zeros((4, 4, 3), np.uint8), fps=50))
+    with VisionFeed(camera, lambda image: [], on_events=lambda e: None) as feed:
+        assert _wait_for(lambda: camera.status is CameraStatus.RUNNING)
+        pausing = threading.Thread(target=feed.pause)
+        pausing.start()
+        assert _wait_for(lambda: feed.paused)
+        feed.resume()
+        feed.pause()  # not wanted after all, before the camera was shut
+        pausing.join()
+        assert feed.paused and camera.status is CameraStatus.STOPPED
+
+
 def test_frames_are_read_at_most_max_fps_however_fast_the_camera():
     stamps, enough = [], threading.Event()
 
@@ -114,3 +155,58 @@ def _wait_for(condition, timeout=5.0) -> bool:
     while not condition() and time.monotonic() < deadline:
         done.wait(0.01)
     return condition()
+
+
+def test_an_unchanged_view_is_read_a_few_times_then_once_a_still_gap():
+    """A table nobody touches costs almost nothing to watch: the same view is read a few
+    times (the readers' steady frames), then once a `still_gap`, and at once when it changes
+    or when asked to look again."""
+    view = {"image": np.full((48, 64, 3), 90, np.uint8)}
+    reads = []
+
+    def read(image):
+        reads.append(int(image[0, 0, 0]))
+        return []
+
+    def at_most(started: float) -> int:  # the steady reads, then one a gap
+        return STILL_READS + int((time.monotonic() - started) / 0.5) + 1
+
+    camera = Camera(RenderedSource(lambda i: view["image"], fps=100))
+    with VisionFeed(camera, read, on_events=lambda e: None, max_fps=50, still_gap=0.5) as feed:
+        started = time.monotonic()
+        assert _wait_for(lambda: len(reads) >= STILL_READS)
+        time.sleep(1.0)  # some 50 frames at the full pace
+        assert len(reads) <= at_most(started), reads
+        # camera noise (a level or two) is the same view
+        noise = np.random.default_rng(1).integers(0, 3, (48, 64, 3), np.uint8)
+        view["image"] = view["image"] + noise
+        time.sleep(0.5)
+        assert len(reads) <= at_most(started), reads
+        view["image"] = np.full((48, 64, 3), 200, np.uint8)  # a hand, a card, a ball
+        changed = time.monotonic()
+        assert _wait_for(lambda: reads.count(200) >= STILL_READS)
+        time.sleep(1.0)
+        assert reads.count(200) <= at_most(changed), reads
+        before = len(reads)
+        feed.look_again()
+        assert _wait_for(lambda: len(reads) >= before + STILL_READS)
+
+
+def test_without_a_still_gap_every_frame_is_read():
+    reads = []
+    camera = Camera(RenderedSource(lambda i: np.zeros((4, 4, 3), np.uint8), fps=100))
+    with VisionFeed(camera, lambda image: reads.append(1) or [], on_events=lambda e: None):
+        assert _wait_for(lambda: len(reads) >= 3 * STILL_READS)
+
+
+def test_the_same_view_at_another_size_is_read_at_once():
+    """A camera replugged at another resolution: its first frame is read (the app asks for
+    the set-up, or scales it), however like the last view it looks."""
+    view = {"image": np.full((48, 64, 3), 90, np.uint8)}
+    shapes = []
+    camera = Camera(RenderedSource(lambda i: view["image"], fps=100))
+    read = lambda image: shapes.append(image.shape) or []  # noqa: E731
+    with VisionFeed(camera, read, on_events=lambda e: None, max_fps=50, still_gap=60):
+        assert _wait_for(lambda: len(shapes) >= STILL_READS)
+        view["image"] = np.full((96, 128, 3), 90, np.uint8)
+        assert _wait_for(lambda: (96, 128, 3) in shapes)

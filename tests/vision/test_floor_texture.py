@@ -9,9 +9,10 @@ import pytest
 from vision import calibration as C
 from vision.card_zones import ZoneReader
 from vision.errors import CalibrationError
-from vision.floor_texture import FLOORS, learn_floors
-from vision.render import LASER_COLOURS, LIGHTS
-from vision.render_cards import CENTRE, empty_table, render_seats, seat_calibration, seat_layout
+from vision.floor_texture import FLOORS
+from vision.learn import learn_floors
+from vision.render.cards import CENTRE, empty_table, render_seats, seat_calibration, seat_layout
+from vision.render.tray import LASER_COLOURS, LIGHTS
 
 
 @pytest.fixture(scope="module")
@@ -21,7 +22,12 @@ def cal():
 
 def centre(cal, cards, light, seed, floors=FLOORS, **kw):
     reader = ZoneReader(
-        cal, LASER_COLOURS, zones=[CENTRE], background=empty_table(light, seed), floors=floors
+        cal,
+        LASER_COLOURS,
+        zones=[CENTRE],
+        background=empty_table(light, seed),
+        floors=floors,
+        colour_set="laser",
     )
     (view,) = reader.read(render_seats({CENTRE: cards}, light, seed, frame=1, **kw))
     return view

@@ -7,7 +7,7 @@ import pytest
 
 from companion.cli import main as companion_main
 from vision.calibration import save
-from vision.render_cards import BACK, empty_table, render_seats, seat_calibration, seat_layout
+from vision.render.cards import BACK, empty_table, render_seats, seat_calibration, seat_layout
 
 
 @pytest.fixture(scope="module")
@@ -30,7 +30,7 @@ def run(capsys, *argv):
 def test_cards_per_zone_with_colour_confidence_and_box(files, capsys):
     d, seats = files
     code, lines, err = run(
-        capsys, "--calibration", d / "calib.json", "--colours", "blue,green,orange,pink,purple",
+        capsys, "--calibration", d / "calib.json", "--set", "color-milk",
         d / "empty.png", d / "cards.png", d / "hand.png",
     )  # fmt: skip
     assert code == 0, err
@@ -47,16 +47,21 @@ def test_cards_per_zone_with_colour_confidence_and_box(files, capsys):
         boxes = [c["box"] for c in zones[zone]["cards"]]
         assert any(x <= cx <= x + w and y <= cy <= y + h for x, y, w, h in boxes), (zone, card)
     assert all(c["confidence"] >= 0.8 for z in zones.values() for c in z["cards"])
+    assert not any(c["ask"] for z in zones.values() for c in z["cards"])
+    assert lines[1]["threshold"] == 0.8
     hand = {z["zone"]: z for z in lines[2]["zones"]}
-    assert hand["seat5"]["blocked"] and hand["seat5"]["cards"] == []
+    # a hand over seat 5 hides what it covers, and says so: the zone may hold more
+    assert hand["seat5"]["covered"] and not hand["seat1"]["covered"]
+    assert {c["colour"] for c in hand["seat5"]["cards"] if not c["ask"]} <= {"purple"}
     assert sorted(c["colour"] for c in hand["seat1"]["cards"]) == ["blue", "orange"]
 
 
 def test_an_explicit_empty_table(files, capsys):
     d, _ = files
     code, lines, _ = run(
-        capsys, "--calibration", d / "calib.json", "--empty", d / "empty.png", d / "cards.png"
-    )
+        capsys, "--calibration", d / "calib.json", "--set", "color-milk", "--empty",
+        d / "empty.png", d / "cards.png",
+    )  # fmt: skip
     assert code == 0 and len(lines) == 1 and lines[0]["image"] == str(d / "cards.png")
 
 
@@ -94,7 +99,7 @@ def test_floors_learnt_from_a_photo_and_read_from_others(tmp_path, capsys):
     from dataclasses import replace
 
     from vision.floor_texture import FLOORS
-    from vision.render_cards import CENTRE, FLOOR_CARDS
+    from vision.render.cards import CENTRE, FLOOR_CARDS
 
     calib = tmp_path / "calib.json"
     save(calib, replace(seat_calibration(), floors={}))
@@ -104,7 +109,7 @@ def test_floors_learnt_from_a_photo_and_read_from_others(tmp_path, capsys):
     laid = ["magenta:carpet", "cyan:ceramic", "yellow:wood"]
     cv2.imwrite(str(later), render_seats({CENTRE: laid}, "warm-led", 31, frame=2, angle=15))
 
-    code, _, err = run(capsys, "--calibration", calib, "--floors", empty, later)
+    code, _, err = run(capsys, "--calibration", calib, "--set", "laser", "--floors", empty, later)
     assert code == 2 and "has not learnt wood, carpet, ceramic" in err
     for frame, why in ((empty, "0 card(s) seen"), (f"{learn}=seat2", "in seat2: 0 card(s)")):
         argv = ["--calibration", calib, "--empty", empty, "--floors", frame]
@@ -115,7 +120,9 @@ def test_floors_learnt_from_a_photo_and_read_from_others(tmp_path, capsys):
     out = json.loads(capsys.readouterr().out)
     assert sorted(out["floors"]) == sorted(FLOORS) and out["balls"] == out["cards"] == 0
 
-    code, lines, err = run(capsys, "--calibration", calib, "--floors", empty, later)
+    code, lines, err = run(
+        capsys, "--calibration", calib, "--set", "laser", "--floors", empty, later
+    )
     assert code == 0, err
     (centre,) = [z for z in lines[1]["zones"] if z["zone"] == CENTRE]
     cards = sorted(centre["cards"], key=lambda c: c["box"][0])
@@ -126,10 +133,13 @@ def test_a_photo_of_another_size_is_refused_in_one_line(files, tmp_path, capsys)
     d, _ = files
     small = tmp_path / "small.png"
     cv2.imwrite(str(small), cv2.resize(cv2.imread(str(d / "cards.png")), (320, 240)))
-    code, lines, err = run(capsys, "--calibration", d / "calib.json", d / "empty.png", small)
+    code, lines, err = run(
+        capsys, "--calibration", d / "calib.json", "--set", "color-milk", d / "empty.png", small
+    )
     assert code == 2 and "small.png: the image is 320x240" in err and "for 640x480" in err
     for flag, value in (("--floors", small), ("--cards", f"{small}=seat1:blue")):
         argv = ["--calibration", d / "calib.json", "--empty", d / "empty.png", flag, value]
+        argv += ["--set", "color-milk"]
         before = (d / "calib.json").read_bytes()
         assert companion_main(["vision", "calibrate-table", *map(str, argv)]) == 2
         assert "the image is 320x240" in capsys.readouterr().err

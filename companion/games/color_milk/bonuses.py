@@ -10,6 +10,7 @@ from companion.errors import IllegalMove
 from companion.games.color_milk import boards
 from companion.games.color_milk.events import Count, KingsTower, Tally
 from companion.games.color_milk.state import MilkState, PlayerState, bump, put, zone_entry
+from companion.words import plural
 
 
 class Bonuses:
@@ -36,7 +37,7 @@ class Bonuses:
         p = state.player(ev.player)
         if ev.item == "coins":
             if p.coins + ev.delta < 0:
-                raise IllegalMove(f"{p.name} has only {p.coins} coins")
+                raise IllegalMove(f"{p.name} has only {plural(p.coins, 'coin')}")
             p = replace(p, coins=p.coins + ev.delta)
         elif ev.item == "pencils":
             if p.unused_pencils + ev.delta < 0:
@@ -94,7 +95,7 @@ class Bonuses:
         extra = " and a bonus pencil" if pencils else ""
         cues: list[c.Cue] = [
             c.Scored(p.name, coins),
-            c.Announce(f"{p.name}: King's Tower in {ev.colour} — {coins} coins{extra}."),
+            c.Announce(f"{p.name}: King's Tower in {ev.colour} — {plural(coins, 'coin')}{extra}."),
         ]
         return self._after_coins(state.with_player(p), cues)
 

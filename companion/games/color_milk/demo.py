@@ -14,6 +14,10 @@ the prediction entered by hand). A prediction the camera entered that differs fr
 laid would be a silent misread: it is counted and put right. When the vision or hardware
 package is missing, that stage is replaced by exact readings / taps / direct beam counts and
 the output says so.
+
+This module is the harness (the runtime, the log, the person's touches and presses) and its
+JSON; the scripted players are autoplay.py's, the camera stages demo_stages.py's and the
+live lines demo_narration.py's.
 """
 
 from __future__ import annotations
@@ -27,7 +31,6 @@ import sys
 import tempfile
 import threading
 import time
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -38,19 +41,15 @@ from companion.events import BallPassed, BallSeen, ButtonPressed, Event
 from companion.game import GameConfig
 from companion.games.color_milk import GAME
 from companion.games.color_milk.autoplay import ScriptedTable, exact_reader
-from companion.games.color_milk.events import Choose, Count, KingsTower, Predict, Tally
-from companion.games.color_milk.rules import SENSOR_MAX
 from companion.runtime import Runtime
-from companion.runtime.read_cards import CardAdapter
-from companion.runtime.readers import Setup
-from companion.runtime.sim_scene import BACK
-from companion.runtime.sim_tray import SimulatedTray
 from companion.session import Session
 from companion.settings import Settings
 from companion.store import GameLog
 
+from .demo_narration import say_cue, say_event
+from .demo_stages import Camera, CardCamera, card_vision_ready, hardware_ready, vision_ready
+
 NAMES = ("Anna", "Ben", "Cleo", "Dan", "Eve")
-REST_FRAMES = 3  # still frames of each ball: the reader wants a few to agree
 DEMO_COIN_CHANCE = 0.5  # a short game: about eight rounds
 EVENT_WAIT = 2.0  # seconds to wait for the simulated beam to report a ball
 
@@ -77,134 +76,6 @@ def _parser() -> _Parser:
     return p
 
 
-# The stages of the pipeline -------------------------------------------------------------
-class Camera:
-    """Rendered tray frames read by the real ball reader."""
-
-    def __init__(self, light: str, seed: int, threshold: float) -> None:
-        from vision.balls import BallReader
-        from vision.learn import rendered_calibration
-        from vision.render import LIGHTS
-
-        if light != "all" and light not in LIGHTS:
-            raise UsageError(f"unknown light {light!r} (have: {', '.join(LIGHTS)})")
-        self.light, self.seed, self.lights = light, seed, LIGHTS
-        self.reader = BallReader(rendered_calibration(seed=0), ask_threshold=threshold)
-        self.rounds = 0
-        self.frames = 0
-
-    def read(self, balls: list[str]) -> list[BallSeen]:
-        from vision.render import arrival_frames
-
-        self.rounds += 1
-        self.reader.reset()  # the first frame is the empty tray
-        out: list[BallSeen] = []
-        scene = self.seed * 1000 + self.rounds
-        light = self.lights[self.rounds % len(self.lights)] if self.light == "all" else self.light
-        for frame in arrival_frames(balls, light, scene, rest_frames=REST_FRAMES):
-            out += self.reader.feed(frame)
-            self.frames += 1
-        # Only a person is certain: a camera reading never counts as a tap.
-        return [replace(r, confidence=min(r.confidence, SENSOR_MAX)) for r in out]
-
-
-class CardCamera:
-    """The seats' card zones on the rendered table (with the round's balls in the tray),
-    read by the app's card adapter while the game wants cards read."""
-
-    def __init__(self, light: str, threshold: float, on_cue) -> None:
-        from types import SimpleNamespace
-
-        from vision.render import LIGHTS
-
-        self.light, self.lights = light, LIGHTS
-        self.tray = SimulatedTray(LIGHTS[0] if light == "all" else light)
-        scene = SimpleNamespace(tray=self.tray)  # what the adapter needs of the scene
-        self.adapter = CardAdapter(Setup(True, None, threshold, on_cue, scene))
-        self.rounds = 0
-        self.frames = 0
-
-    def balls(self, balls: list[str]) -> None:
-        """A new round's balls roll into the tray (under the ball camera's light)."""
-        self.rounds += 1
-        if self.light == "all":
-            self.tray.light = self.lights[self.rounds % len(self.lights)]
-        self.tray.clear()
-        for colour in balls:
-            self.tray.add(colour)
-
-    def lay(self, seat: int, count: int) -> None:
-        self.tray.lay(f"seat{seat + 1}", (BACK,) * count)
-
-    def reveal(self, seat: int, colours: tuple[str, ...]) -> None:
-        self.tray.lay(f"seat{seat + 1}", colours)
-
-    def clear(self) -> None:
-        self.tray.clear_cards()
-
-    def look(self, state) -> list[Event]:
-        specs = [s for s in GAME.readers(state) if s.kind == "cards"]
-        self.adapter.want(specs[0] if specs else None)
-        self.frames += 1
-        out = self.adapter.read(self.tray.frame(self.frames))
-        if not out and specs:  # a new round's reader takes its first frame to start
-            out = self.adapter.read(self.tray.frame(self.frames))
-        return out
-
-
-def _importable(module: str, *names: str) -> bool:
-    """Is this stage of the pipeline installed and whole? (A half-updated package counts
-    as missing: the demo then says which stage it replaced.)"""
-    import importlib
-
-    try:
-        mod = importlib.import_module(module)
-    except Exception:  # noqa: BLE001 - any failure to import means the stage is not usable
-        return False
-    return all(hasattr(mod, n) for n in names)
-
-
-# Live narration ----------------------------------------------------------------------------
-def _say_event(ev: Event) -> str | None:
-    if isinstance(ev, BallSeen):
-        how = "tapped" if ev.confidence >= 1.0 else f"camera {ev.confidence:.3f}"
-        return f"ball {ev.slot + 1}: {ev.colour} ({how})"
-    if isinstance(ev, BallPassed):
-        return None  # the beam count is summed up per round
-    if isinstance(ev, Predict):
-        zone = f" [{ev.zone}]" if ev.zone else ""
-        return f"{ev.player} predicts {' '.join(ev.colours)}{zone}"
-    if isinstance(ev, Choose):
-        return None  # the engine announces it
-    if isinstance(ev, Tally):
-        return f"{ev.player}: {ev.item} {ev.delta:+d}"
-    if isinstance(ev, Count):
-        return f"{ev.player}: {ev.item} = {ev.value}"
-    if isinstance(ev, KingsTower):
-        return None
-    if isinstance(ev, ButtonPressed):
-        return f"[{ev.button}]"
-    return None
-
-
-def _say_cue(cue: C.Cue) -> str | None:
-    if isinstance(cue, C.PhaseStarted):
-        who = f" — {cue.player}" if cue.player else ""
-        return (
-            f"== {cue.phase}{who}"
-            if cue.phase in ("predict", "remix", "warriors", "tally")
-            else None
-        )
-    if isinstance(cue, C.Announce):
-        return cue.text
-    if isinstance(cue, C.AskHuman):
-        return f"? {cue.question} [{' / '.join(cue.choices)}]"
-    if isinstance(cue, C.GameOver):
-        return f"*** winner: {' and '.join(cue.winners)}"
-    return None
-
-
-# The demo ----------------------------------------------------------------------------------
 def run_demo(
     data_dir: Path,
     players: int = 3,
@@ -225,18 +96,18 @@ def run_demo(
         NAMES[:players], {"board": board, "ask_threshold": settings.ask_threshold}, seed=seed
     )
     GAME.initial_state(config)  # refuse a bad board before anything is opened
-    cam = Camera(light, seed, settings.ask_threshold) if camera and _vision_ready() else None
+    cam = Camera(light, seed, settings.ask_threshold) if camera and vision_ready() else None
     runtime = Runtime(settings)  # the same runtime as the app's, without a screen
     log = GameLog(paths.log_path(data_dir))
     refused: list[str] = []
 
     def narrate_event(ev: Event) -> None:
-        line = _say_event(ev)
+        line = say_event(ev)
         if line:
             say(line)
 
     def narrate_cue(cue: C.Cue) -> None:
-        line = _say_cue(cue)
+        line = say_cue(cue)
         if line:
             say(line)
 
@@ -245,10 +116,12 @@ def run_demo(
         say(f"! {why}")
 
     runtime.subscribe(on_event=narrate_event, on_cue=narrate_cue, on_refusal=refusal)
-    ready = cam is not None and _card_vision_ready()
+    ready = cam is not None and card_vision_ready()
     cards = CardCamera(light, settings.ask_threshold, narrate_cue) if ready else None
     try:
-        sim = runtime.open_table(simulate=True) if table and _hardware_ready() else None
+        if table and hardware_ready():
+            runtime.open_table(simulate=True)
+        sim = runtime.hands  # the simulated table's hands; None: no table, touch only
         session = Session.start(GAME, log, config)
         runtime.play(session)
 
@@ -337,24 +210,6 @@ def run_demo(
     finally:
         runtime.close()
         log.close()
-
-
-def _vision_ready() -> bool:
-    return (
-        _importable("vision.render", "arrival_frames", "LIGHTS")
-        and _importable("vision.balls", "BallReader")
-        and _importable("vision.learn", "rendered_calibration")
-    )
-
-
-def _card_vision_ready() -> bool:
-    return _importable("vision.render_cards", "render_seats", "seat_calibration") and _importable(
-        "vision.card_zones", "ZoneReader"
-    )
-
-
-def _hardware_ready() -> bool:
-    return _importable("hardware.table", "open_table")
 
 
 def main(argv: list[str]) -> int:

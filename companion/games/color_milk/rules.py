@@ -49,6 +49,7 @@ from companion.games.color_milk.state import (
     phase_cue,
 )
 from companion.players import Seating
+from companion.words import not_used
 
 
 class ColorMilk(Readings, Bonuses, GameBase):
@@ -106,7 +107,7 @@ class ColorMilk(Readings, Bonuses, GameBase):
             CardsToConfirm: cards.ask,
         }.get(type(event))
         if handler is None:
-            raise IllegalMove(f"Color Milk does not use {type(event).__name__}")
+            raise IllegalMove(not_used("Color Milk", event))
         new, cues = handler(state, event)
         return new, tuple(cues)
 

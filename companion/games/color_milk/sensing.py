@@ -22,17 +22,34 @@ from companion.games.color_milk.chute import SENSED_TYPE, chute_slot
 from companion.games.color_milk.mill import BALLS_PER_ROUND, COLOURS
 from companion.games.color_milk.state import AUTHORITATIVE, READING_PHASES, SENSOR_MAX, MilkState
 
+CARD_SET = "color-milk"  # the calibration's set of prediction card colours (camera set-up)
+
 
 @dataclass(frozen=True)
 class Memory:
-    """What interpret remembers between readings: the chute's count, the card zones."""
+    """What interpret remembers between readings: the chute's count, the card zones, and
+    the balls the log held as the sensors started reading (the round and their slots)."""
 
     chute: Any = None
     cards: CardMemory = ()
+    logged: tuple = ()
+
+    @classmethod
+    def resumed(cls, state: MilkState) -> Memory:
+        """The memory as the sensors start on `state`: a new game, or one resumed mid-round
+        (after a restart) whose balls already read lie in the tray still. The camera reads
+        them again; they are not news, and the chute's next ball is the one after them."""
+        if state.phase not in READING_PHASES:
+            return cls()
+        slots = tuple(
+            i for i, c in enumerate(state.tray) if c and all(a.slot != i for a in state.asks)
+        )
+        read = max((i + 1 for i, c in enumerate(state.tray) if c), default=0)
+        return cls(chute=(state.round, read) if read else None, logged=(state.round, slots))
 
 
 def interpret(state: MilkState, reading: Event, memory: Any) -> tuple[tuple[Event, ...], Any]:
-    memory = memory if isinstance(memory, Memory) else Memory()
+    memory = memory if isinstance(memory, Memory) else Memory.resumed(state)
     if isinstance(reading, ZoneRead):
         events, cards = read_zone(state, reading, memory.cards)
         return events, replace(memory, cards=cards)
@@ -45,7 +62,7 @@ def interpret(state: MilkState, reading: Event, memory: Any) -> tuple[tuple[Even
     if isinstance(reading, BallSeen):
         # whatever the sensor says, only a person is certain
         reading = replace(reading, confidence=min(reading.confidence, SENSOR_MAX))
-        if is_repeat(state, reading):
+        if is_repeat(state, reading) or _read_before(state, reading, memory.logged):
             return (), memory
     return (reading,), memory
 
@@ -63,6 +80,16 @@ def is_repeat(state: MilkState, seen: BallSeen) -> bool:
     return state.tray[seen.slot] == seen.colour
 
 
+def _read_before(state: MilkState, seen: BallSeen, logged: tuple) -> bool:
+    """A sensor's reading of a ball the log held as the sensors started (a resumed round)."""
+    return (
+        seen.confidence < AUTHORITATIVE
+        and bool(logged)
+        and logged[0] == state.round
+        and seen.slot in logged[1]
+    )
+
+
 def sim_pool(state: MilkState) -> tuple[str, ...]:
     """Inside the mill as this round (or the remix) began: what the simulated chute drops."""
     if state.phase not in (*READING_PHASES, "remix"):
@@ -75,5 +102,5 @@ def readers(state: MilkState) -> tuple[ReaderSpec, ...]:
         return ()
     balls = ReaderSpec("balls", f"round {state.round}")
     if state.phase == CARDS_PHASE:
-        return (balls, ReaderSpec("cards", f"round {state.round}", COLOURS))
+        return (balls, ReaderSpec("cards", f"round {state.round}", COLOURS, colour_set=CARD_SET))
     return (balls,)

@@ -11,6 +11,9 @@ from companion.games.color_milk.mill import BALLS_PER_ROUND, COLOURS, FULL_MILL,
 from companion.players import PLAYER_MARKERS
 
 READING_PHASES = ("predict", "mill", "check")
+# Prediction cards lie face down until all five balls are out: until then the screen shows no
+# player's cards (nor their odds) but those being tapped in.
+SECRET_PHASES = ("predict", "mill")
 AUTHORITATIVE = 1.0  # a tap on the screen; the camera reports less than certainty
 SENSOR_MAX = 0.999  # sensor readings are capped here, so only a person is ever certain
 DEFAULT_ASK_THRESHOLD = 0.8

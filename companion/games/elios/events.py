@@ -40,7 +40,8 @@ class SplitGroup(Event):
 
 @event("elios")
 class Pass(Event):
-    """No action is possible: every disc is out and every group is a single beam that fits
-    nowhere. The rulebook is silent here; the turn passes on."""
+    """The player can carry out none of the three actions: every disc is out, every group is a
+    single beam, and none fits on the sun. Refused when the table shows a beam that fits
+    (passing.pass_refusal); the rulebook is silent on passing, and the turn passes on."""
 
     player: str

@@ -12,13 +12,15 @@ from kivy.properties import ListProperty, NumericProperty, ObjectProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.widget import Widget
 
+from companion.cues import AskHuman
 from companion.ui import colours
 from companion.ui.game_screen import GameScreen as BaseScreen
 from companion.ui.widgets import BigButton, ColourButton, caption
 from companion.ui.widgets import text_texture as _text
 
 from .events import AddDisc, Pass, PlaceGroup, Ready, SplitGroup
-from .rules import DISCS_IN_BOX, JOKER
+from .passing import pass_question, pass_refusal
+from .state import DISCS_IN_BOX, JOKER
 
 MAX_LEVEL = DISCS_IN_BOX
 
@@ -200,7 +202,7 @@ class EliosScreen(BaseScreen):
         self.disc_button = BigButton(text="+ Disc", on_release=lambda *_: self._act(AddDisc))
         self.split3 = BigButton(text="Split 3", on_release=lambda *_: self._split(3))
         self.split2 = BigButton(text="Split 2", on_release=lambda *_: self._split(2))
-        self.pass_button = BigButton(text="Pass", on_release=lambda *_: self._act(Pass))
+        self.pass_button = BigButton(text="Pass", on_release=lambda *_: self._pass())
         for b in (
             self.place_button,
             self.clear_button,
@@ -261,6 +263,17 @@ class EliosScreen(BaseScreen):
     def _act(self, kind) -> None:
         if self.submit(kind(self.state.current)):
             self._clear()
+
+    def _pass(self) -> None:
+        """A pass the table shows impossible is refused with the reason; one it cannot check
+        is the player's word, so they are asked first."""
+        player = self.state.current
+        refusal = pass_refusal(self.state, player)
+        question = None if refusal else pass_question(self.state, player)
+        if question is None:
+            self._act(Pass)  # refused with the reason, or nothing fits anywhere: certain
+            return
+        self.ask(AskHuman(question, ("None fits: pass",), (Pass(player),)))
 
     # drawing -----------------------------------------------------------------------------
     def refresh(self) -> None:

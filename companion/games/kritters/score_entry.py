@@ -12,7 +12,7 @@ from kivy.properties import NumericProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 
-from companion.games.kritters.rules import ScoreEntered
+from companion.games.kritters.events import ScoreEntered
 from companion.games.kritters.score_input import LIMITS
 from companion.games.kritters.scoring import (
     PRIMARIES,
@@ -23,6 +23,7 @@ from companion.games.kritters.scoring import (
 )
 from companion.ui import colours
 from companion.ui.widgets import MIN_BUTTON, BigButton, ColourChip, caption
+from companion.words import plural
 
 ROW = dp(50)
 ITEM_COLOUR = {
@@ -252,7 +253,7 @@ class ScoreEntry:
         score = self.preview()
         done = self.state.result(player)
         self._who.text = player + (" (saved)" if done else "")
-        self._total.text = f"{score.total} points"
+        self._total.text = plural(score.total, "point")
         self._why.font_size = sp(14)
         self._why.text = "\n".join(score.explanation[:-1]) or "Tap the cards this player has."
         self._save.text = f"Save {player}: {score.total}"

@@ -7,22 +7,23 @@ from __future__ import annotations
 from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
+from kivy.uix.scrollview import ScrollView
 
 from companion.cues import GameOver
-from companion.games.kritters.history import solo_games
-from companion.games.kritters.rules import (
+from companion.games.kritters.events import (
     AgreeToEnd,
     Bought,
     CardRemoved,
     FirstPlayer,
     PileEmpty,
     TurnDone,
-    ranking,
 )
+from companion.games.kritters.history import solo_games
 from companion.games.kritters.score_entry import ROW, ScoreEntry
+from companion.games.kritters.state import ranking
 from companion.ui import colours
 from companion.ui import game_screen as base
-from companion.ui.widgets import BigButton, caption
+from companion.ui.widgets import BigButton, caption, plain
 
 CARD_NAMES = {
     "kritter": "Kritter",
@@ -108,9 +109,9 @@ class KrittersScreen(ScoreEntry, base.GameScreen):
     def _show_play(self) -> None:
         state, game = self.state, self.session.game
         player = game.current_player(state)
-        head = f"[b]{player}[/b]'s turn  -  round {state.round}"
+        head = f"[b]{plain(player)}[/b]'s turn  -  round {state.round}"
         if state.end_reason:
-            final = state.players[(state.first + state.last_turn) % len(state.players)]
+            final = plain(state.players[(state.first + state.last_turn) % len(state.players)])
             head += f"\n[color=ffb347]Last round ({state.end_reason}); ends after {final}[/color]"
         self.body.add_widget(caption(head, size=20, markup=True, size_hint_y=None, height=dp(60)))
         piles = [
@@ -172,6 +173,8 @@ class KrittersScreen(ScoreEntry, base.GameScreen):
         head = "Final ranking" if len(state.players) > 1 else "Solo score"
         left.add_widget(caption(head, size=22, bold=True, size_hint_y=None, height=dp(40)))
         pick = self._over_pick or places[0][1]
+        rows = GridLayout(cols=1, spacing=dp(4), size_hint_y=None)
+        rows.bind(minimum_height=rows.setter("height"))
         for place, player, total in places:
             crown = " (win)" if place == 1 and len(places) > 1 else ""
             b = BigButton(
@@ -182,7 +185,10 @@ class KrittersScreen(ScoreEntry, base.GameScreen):
                 tint=colours.ACCENT if player == pick else colours.BUTTON,
             )
             b.bind(on_release=lambda _b, p=player: self._pick_over(p))
-            left.add_widget(b)
+            rows.add_widget(b)
+        ranking_list = ScrollView(do_scroll_x=False)  # twelve players do not fit: drag it
+        ranking_list.add_widget(rows)
+        left.add_widget(ranking_list)
         if len(state.players) == 1:
             best = self._earlier_solo_best(state.players[0])
             total = places[0][2]
@@ -194,7 +200,6 @@ class KrittersScreen(ScoreEntry, base.GameScreen):
                 else f"Best so far: {best}."
             )
             left.add_widget(caption(note, size=18, size_hint_y=None, height=dp(40)))
-        left.add_widget(BoxLayout())
         row.add_widget(left)
         why = state.result(pick)
         right = BoxLayout(orientation="vertical")

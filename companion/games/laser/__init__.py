@@ -2,12 +2,7 @@
 
 from companion.game import Option
 
-from . import sensing
 from .rules import GAME, LaserGame, LaserState
-
-# What the camera reads (the prism cards, the ring), as pure hooks of the game.
-LaserGame.interpret = staticmethod(sensing.interpret)
-LaserGame.readers = staticmethod(sensing.readers)
 
 OPTIONS = (
     Option(

@@ -23,6 +23,13 @@ CARD_CAPACITY = 2  # spare figures a colour card holds
 CAT_COST = {TEAM: 2, COMPETITIVE: 1}
 
 
+def chosen_mode(mode: str, players: int) -> str:
+    """The mode a game of `players` plays: "auto" is team mode from 3 players."""
+    if mode == "auto":
+        return TEAM if players >= 3 else COMPETITIVE
+    return mode
+
+
 def mix(a: int, b: int) -> int | None:
     """The colour two figures make, or None if they cannot mix."""
     if (b - a) % 6 == 2:

@@ -6,8 +6,9 @@
 Optional fields: "floors" (competitive), "max_cost" (default 20), "straight_away" (default
 true: a mixed figure that completes no card must be used in the very next mix).
 
---timeout S: give up after S seconds (default 5); the answer then says "solved": false and
-why in "note", and claims nothing the search did not prove.
+--timeout S: give up after S seconds (default 5), or once the search has taken 256 MB more
+memory, whichever comes first; the answer then says "solved": false and why in "note", and
+claims nothing the search did not prove.
 
 `companion refill laser`: the table after the end-of-round refill (see refill.py).
 """
@@ -20,8 +21,8 @@ from companion.codec import read_json_stdin
 from companion.errors import UsageError
 
 from .board import FLOORS, MODES, TILES, floor_index, position_from_json
-from .limit import Limit
 from .solver import DEFAULT_MAX_COST, solve
+from .solver.limit import SEARCH_MEGABYTES, Limit
 
 USAGE = "usage: companion solve laser [--timeout S] < position.json (see docs/laser.md)"
 DEFAULT_TIMEOUT = 5.0  # seconds; two to four cards take well under one
@@ -43,7 +44,8 @@ def solve_command(argv: list[str]) -> int:
     if not isinstance(straight, bool):
         raise UsageError("straight_away must be true or false")
     pos = position_from_json(data)
-    sol = solve(pos, max_cost=max_cost, straight_away=straight, limit=Limit(seconds=timeout))
+    limit = Limit(seconds=timeout, megabytes=SEARCH_MEGABYTES)
+    sol = solve(pos, max_cost=max_cost, straight_away=straight, limit=limit)
     print(json.dumps(sol.to_json()))
     return 0
 
@@ -94,7 +96,7 @@ def refill_command(argv: list[str]) -> int:
 
 def demo_command(argv: list[str]) -> int:
     """`companion demo laser`: rounds on the simulated table, read by the camera."""
-    from .demo import main
+    from .sim.demo import main
 
     return main(argv)
 

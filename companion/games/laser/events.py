@@ -43,7 +43,7 @@ class RoundResult(Event):
 
 @event("laser")
 class ResultProposed(Event):
-    """The camera watched the demonstration (demo_sensing.py): `question` says what it saw.
+    """The camera watched the demonstration (sensing/demonstration.py): `question` says what it saw.
     With `success` set, that RoundResult waits for one press of "next" to confirm; None: a
     change it cannot explain, for a person to look at."""
 
@@ -96,10 +96,20 @@ class BoardProposed(Event):
 @event("laser")
 class RefillSeen(Event):
     """What the camera saw of the end-of-round refill before the next reveal (see
-    refill_sensing.py): "plan" (where each figure goes, in `lines`), "misplaced" (each
+    sensing/refill_check.py): "plan" (where each figure goes, in `lines`), "misplaced" (each
     wrong figure named in `lines`), "ready" (a legal refill: play goes on), "unsure" (the
     places in `lines` were read without confidence) or "unverified" (the table was not seen
     as the round ended); after the last two a person checks the refill by eye."""
 
     status: str
     lines: tuple = ()
+
+
+@event("laser")
+class TypedBoardKept(Event):
+    """The camera reads the ring otherwise than the board typed in by hand, at these tiles
+    (1-12) and colour cards, where the table has not changed since: the typed board stands
+    there (typed_board.py). Only words for people."""
+
+    tiles: tuple = ()
+    cards: tuple = ()

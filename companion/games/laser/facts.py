@@ -4,12 +4,12 @@ the board was entered (read by `companion.rounds`; the solver runs once per logg
 from __future__ import annotations
 
 from .board import TEAM
-from .rules import GAME
+from .proposal import position
 from .solver import solve
 
 
 def round_facts(before, after) -> dict[str, list]:
-    pos = GAME.position(before)
+    pos = position(before)
     if pos is None:
         return {}
     optimum = solve(pos, totals=False).min_cost

@@ -1,4 +1,9 @@
-"""Laser's rules: phases, clocks, bids, teams, scoring and the Impossible! challenge.
+"""Laser's rules as one flow: the phases below, and STEPS, the one table that says which step
+takes each event in each phase. The steps are plain functions `(state, event) -> (state,
+cues)` over the frozen LaserState, in modules by concern: table.py (prism cards, the board,
+the refill), team.py, competitive.py, impossible.py (each mode's and the challenge's steps)
+and judging.py (what every demonstration shares). They share flow.py (seats, clocks, the
+round's end) and proposal.py (the solver's word on a bid), which import no step.
 
 Team mode:        reveal -> planning (30 s) -> bids -> [choosing] -> mixing (30 s) -> [verdict]
 Competitive mode: reveal -> thinking -> bidding (30 s from the first bid) -> demonstration
@@ -8,24 +13,21 @@ Impossible!:      (planning / bids / thinking / bidding) -> challenge (30 s coun
 Bracketed phases wait for people: a verdict after the clock ran out, the active player's
 pick between equally close bidders, the name of whoever grabbed the cat.
 Learning mode doubles every clock to 60 s.
-
-Each mode's own steps are in team.py, competitive.py and impossible.py; this class holds
-what they share: set-up, reading the state, cards and board, bids, clocks and the round's end.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import replace
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from companion.cues import Announce, AskHuman, Cue, PhaseStarted, TimeUp
+from companion.cues import Cue
 from companion.errors import IllegalMove, UsageError
 from companion.events import ButtonPressed, CardSeen, Event, TimerExpired
 from companion.game import GameBase, GameConfig, TimerSpec
+from companion.words import not_used
 
-from .board import COLOURS, COMPETITIVE, FLOORS, MODES, TEAM, TILES
-from .competitive import PROPOSAL_SLACK, CompetitiveMode, propose_removed
+from . import competitive, flow, impossible, judging, sensing, table, team
+from .board import COLOURS, COMPETITIVE, FLOORS, MODES, TEAM, TILES, Position, chosen_mode
 from .events import (
     BidPlaced,
     BoardEntered,
@@ -37,21 +39,96 @@ from .events import (
     ResultProposed,
     RoundResult,
     TeammateChosen,
+    TypedBoardKept,
 )
-from .impossible import ImpossibleChallenge
+from .proposal import PROPOSAL_SLACK, most_removable, position, propose_removed
 from .state import (
     CARD_CONFIDENCE,
     CLAIM_PHASES,
     JUDGED,
-    MAX_BID,
     TEAM_BID_MAX,
     TEAM_BID_MIN,
-    TIMED,
     WIN_POINTS,
     LaserState,
 )
-from .table import CardsAndBoard
-from .team import TeamMode
+
+Step = Callable[[LaserState, Any], tuple[LaserState, list[Cue]]]
+ANY = "any phase"  # a row for the phases that have none of their own for that event
+NEXT, BID, IMPOSSIBLE = ButtonPressed("next"), ButtonPressed("bid"), ButtonPressed("impossible")
+
+
+def by_mode(team_step: Step, competitive_step: Step) -> Step:
+    """One phase both modes reach (the verdict): each scores the result its own way."""
+
+    def step(state: LaserState, event: Any):
+        return (team_step if state.mode == TEAM else competitive_step)(state, event)
+
+    return step
+
+
+# (phase, event) -> the step that takes it. A button is keyed by which button it is, any
+# other event by its type. Rows are tried for the phase, then for ANY.
+STEPS: dict[tuple[str, Any], Step] = {
+    # the table: prism cards and the refill before a round, the board at any time
+    ("reveal", CardRevealed): table.reveal_card,
+    ("reveal", RefillSeen): table.refill_seen,
+    (ANY, CardSeen): table.card_seen,  # an unsure reading asks in any phase
+    (ANY, BoardEntered): table.enter_board,
+    (ANY, BoardProposed): table.propose_board,
+    (ANY, TypedBoardKept): table.typed_board_kept,
+    # team mode
+    ("planning", TimerExpired): team.planning_over,
+    ("planning", NEXT): team.planning_ended_early,
+    ("planning", BidPlaced): team.refuse_early_bid,
+    ("bids", BidPlaced): team.place_bid,
+    ("choosing", TeammateChosen): team.choose,
+    ("mixing", TimerExpired): judging.time_for_verdict,
+    ("mixing", RoundResult): team.result,
+    # competitive mode
+    ("thinking", BID): competitive.bid_button,
+    ("thinking", BidPlaced): competitive.place_bid,
+    ("bidding", BidPlaced): competitive.place_bid,
+    ("bidding", TimerExpired): competitive.bidding_over,
+    ("demonstration", TimerExpired): judging.time_for_verdict,
+    ("demonstration", RoundResult): competitive.result,
+    # after either mode's clock ran out
+    ("verdict", RoundResult): by_mode(team.result, competitive.result),
+    # Impossible!: called before anyone mixes, then counter-bids, the proof and the claimer
+    **{(phase, ImpossibleClaimed): impossible.claim for phase in CLAIM_PHASES},
+    **{(phase, IMPOSSIBLE): impossible.claim_by_button for phase in CLAIM_PHASES},
+    ("challenge", BidPlaced): impossible.counter_bid,
+    ("challenge", TimerExpired): impossible.challenge_over,
+    ("proof", TimerExpired): judging.time_for_verdict,
+    ("proof", RoundResult): impossible.proof_result,
+    ("proof-verdict", RoundResult): impossible.proof_result,
+    **{
+        (phase, ClaimerNamed): impossible.name_claimer
+        for phase in ("challenge", "proof", "proof-verdict", "who")
+    },
+    # the camera's word on any demonstration, for a person to confirm
+    **{(phase, ResultProposed): judging.result_proposed for phase in JUDGED},
+    # refused in every other phase, with the reason
+    (ANY, TimerExpired): flow.refuse_timer,
+    (ANY, CardRevealed): table.refuse_card,
+    (ANY, RefillSeen): table.refuse_refill,
+    (ANY, BidPlaced): flow.refuse_bid,
+    (ANY, TeammateChosen): team.refuse_choice,
+    (ANY, BID): competitive.refuse_bid_button,
+    (ANY, ImpossibleClaimed): impossible.refuse_claim,
+    (ANY, IMPOSSIBLE): impossible.refuse_claim,
+    (ANY, ClaimerNamed): impossible.refuse_naming,
+    (ANY, RoundResult): judging.refuse_result,
+    (ANY, ResultProposed): judging.refuse_proposed_result,
+    (ANY, ButtonPressed): flow.refuse_button,  # any other button
+}
+
+
+def step_for(state: LaserState, event: Event) -> Step | None:
+    kind = event if isinstance(event, ButtonPressed) else type(event)
+    for key in ((state.phase, kind), (ANY, kind), (ANY, type(event))):
+        if key in STEPS:
+            return STEPS[key]
+    return None
 
 
 def _players_check(config: GameConfig, mode: str) -> None:
@@ -64,18 +141,20 @@ def _players_check(config: GameConfig, mode: str) -> None:
         raise UsageError("Laser is for 2-10 players")
 
 
-class LaserGame(CardsAndBoard, TeamMode, CompetitiveMode, ImpossibleChallenge, GameBase):
+class LaserGame(GameBase):
     name = "laser"
     title = "Laser"
     min_players = 2
     max_players = 10
 
+    # what the camera reads (the prism cards, the ring) means, as pure hooks of the game
+    interpret = staticmethod(sensing.interpret)
+    readers = staticmethod(sensing.readers)
+
     # set-up ---------------------------------------------------------------------------
     def initial_state(self, config: GameConfig) -> LaserState:
         opts = dict(config.options)
-        mode = opts.get("mode", "auto")
-        if mode == "auto":
-            mode = TEAM if len(config.players) >= 3 else COMPETITIVE
+        mode = chosen_mode(opts.get("mode", "auto"), len(config.players))
         if mode not in MODES:
             raise UsageError(f"mode must be 'team' or 'competitive', not {mode!r}")
         _players_check(config, mode)
@@ -109,12 +188,14 @@ class LaserGame(CardsAndBoard, TeamMode, CompetitiveMode, ImpossibleChallenge, G
 
     # reading --------------------------------------------------------------------------
     def seconds(self, state: LaserState) -> int:
-        return state.phase_seconds * (2 if state.learning else 1)
+        return flow.seconds(state)
 
     def timer(self, state: LaserState) -> TimerSpec | None:
-        if state.over or state.phase not in TIMED:
-            return None
-        return TimerSpec(f"laser:{state.phase}:{state.serial}", self.seconds(state))
+        return flow.timer(state)
+
+    def position(self, state: LaserState, board=None, cards=None) -> Position | None:
+        """The entered board (or `board`) with the cards as a solver position, if complete."""
+        return position(state, board, cards)
 
     def scores(self, state: LaserState) -> dict[str, int]:
         return dict(zip(state.players, state.scores, strict=True))
@@ -132,15 +213,7 @@ class LaserGame(CardsAndBoard, TeamMode, CompetitiveMode, ImpossibleChallenge, G
         return super().winners(state)
 
     def current_player(self, state: LaserState) -> str | None:
-        if state.over:
-            return None
-        if state.phase in ("demonstration", "proof", "verdict", "proof-verdict"):
-            if state.phase == "verdict" and state.mode == TEAM:
-                return state.players[state.active]
-            return state.players[state.best[0]] if state.best else None
-        if state.mode == TEAM and state.phase in ("choosing", "mixing"):
-            return state.players[state.active]
-        return None
+        return flow.current_player(state)
 
     def describe(self, state: LaserState) -> str:
         if state.over:
@@ -189,9 +262,9 @@ class LaserGame(CardsAndBoard, TeamMode, CompetitiveMode, ImpossibleChallenge, G
         if ph in ("mixing", "verdict", "demonstration", "proof", "proof-verdict"):
             if state.mode == COMPETITIVE and ph in ("demonstration", "verdict"):
                 if not state.no_solution:
-                    most = self.most_removable(state)[0]
+                    most = most_removable(state)[0]
                     out += [RoundResult(True, n) for n in range(1, most + 1)]
-            else:
+            elif not state.no_solution:
                 out.append(RoundResult(True))
             out.append(RoundResult(False))
         if ph == "who":
@@ -202,166 +275,10 @@ class LaserGame(CardsAndBoard, TeamMode, CompetitiveMode, ImpossibleChallenge, G
     def apply(self, state: LaserState, event: Event) -> tuple[LaserState, list[Cue]]:
         if state.over:
             raise IllegalMove("the game is over")
-        if isinstance(event, TimerExpired):
-            return self._expired(state, event)
-        if isinstance(event, CardSeen):
-            return self._card_seen(state, event)
-        if isinstance(event, CardRevealed):
-            return self._reveal(state, event.colour, event.floor)
-        if isinstance(event, BoardEntered):
-            return self._board(state, event)
-        if isinstance(event, BoardProposed):
-            return self._board_proposed(state, event)
-        if isinstance(event, RefillSeen):
-            return self._refill_seen(state, event)
-        if isinstance(event, ButtonPressed):
-            if event.button == "impossible":
-                return self._claim(state, None)
-            if event.button == "bid":
-                return self._bid_button(state)
-            if event.button == "next" and state.phase == "planning":
-                return self._to_bids(state, [Announce("Planning ended early.")])
-            raise IllegalMove(f"the {event.button!r} button does nothing in {state.phase}")
-        if isinstance(event, ImpossibleClaimed):
-            return self._claim(state, event.player)
-        if isinstance(event, ClaimerNamed):
-            return self._name_claimer(state, event.player)
-        if isinstance(event, BidPlaced):
-            return self._bid(state, event.player, event.bid)
-        if isinstance(event, TeammateChosen):
-            return self._choose(state, event.player)
-        if isinstance(event, RoundResult):
-            return self._result(state, event.success, event.removed)
-        if isinstance(event, ResultProposed):
-            return self._result_proposed(state, event)
-        raise IllegalMove(f"Laser does not use {type(event).__name__} events")
-
-    # helpers ----------------------------------------------------------------------------
-    def _seat(self, state: LaserState, name: str | None) -> int:
-        if name not in state.players:
-            raise IllegalMove(f"no player called {name!r}")
-        return state.players.index(name)
-
-    def _timed(self, state: LaserState, phase: str, **kw: Any) -> LaserState:
-        return replace(state, phase=phase, serial=state.serial + 1, **kw)
-
-    def _started(self, state: LaserState, player: int | None = None) -> PhaseStarted:
-        name = state.players[player] if player is not None else None
-        return PhaseStarted(state.phase, name)
-
-    # bids ----------------------------------------------------------------------------
-    def _bid(self, state: LaserState, player: str, bid: int):
-        seat = self._seat(state, player)
-        if not isinstance(bid, int) or isinstance(bid, bool):
-            raise IllegalMove("a bid is a whole number of steps")
-        ph = state.phase
-        if ph == "bids":
-            return self._team_bid(state, seat, bid)
-        if not 1 <= bid <= MAX_BID:
-            raise IllegalMove(f"a bid is 1-{MAX_BID} steps")
-        if ph in ("thinking", "bidding"):
-            return self._competitive_bid(state, seat, bid)
-        if ph == "challenge":
-            return self._counter_bid(state, seat, bid)
-        if ph == "planning":
-            raise IllegalMove("bids are shown together when the planning time is over")
-        raise IllegalMove(f"no bids are taken during {ph}")
-
-    # clocks ---------------------------------------------------------------------------
-    def _expired(self, state: LaserState, ev: TimerExpired):
-        spec = self.timer(state)
-        if spec is None or spec.key != ev.key:
-            raise IllegalMove(f"timer {ev.key!r} is not running")
-        cues: list[Cue] = [TimeUp(ev.key)]
-        ph = state.phase
-        if ph == "planning":
-            return self._to_bids(state, cues)
-        if ph == "bidding":
-            if state.best is None:
-                new = replace(state, phase="thinking")
-                return new, cues + [Announce("No bid was entered."), self._started(new)]
-            seat, bid = state.best
-            return self._start_demo(state, seat, bid, cues)
-        if ph == "challenge":
-            if state.best is None:
-                return self._settle_claim(state, True, cues + [Announce("Nobody disagreed.")])
-            seat, bid = state.best
-            new = self._timed(state, "proof")
-            return new, cues + [
-                self._started(new, seat),
-                Announce(f"{state.players[seat]}: show it in {bid} steps!"),
-            ]
-        # mixing, demonstration, proof: people say whether it was done in time
-        new = replace(state, phase="proof-verdict" if ph == "proof" else "verdict")
-        return new, cues + [
-            self._started(new),
-            AskHuman("Time! Was every card completed in time?", ("yes", "no")),
-        ]
-
-    # results --------------------------------------------------------------------------
-    def _result(self, state: LaserState, success: bool, removed: int | None):
-        ph = state.phase
-        if ph in ("proof", "proof-verdict"):
-            # the prover succeeding means the claimer was wrong
-            return self._settle_claim(state, not success, [])
-        if ph not in ("mixing", "demonstration", "verdict"):
-            raise IllegalMove(f"there is nothing to judge during {ph}")
-        if state.mode == TEAM:
-            return self._team_result(state, bool(success))
-        return self._competitive_result(state, bool(success), removed)
-
-    def _result_proposed(self, state: LaserState, ev: ResultProposed):
-        """The camera's word on the demonstration: keep the result to confirm, ask."""
-        if state.phase not in JUDGED:
-            raise IllegalMove(f"there is no demonstration to judge during {state.phase}")
-        if ev.success is None:
-            return state, [AskHuman(ev.question)]
-        new = replace(state, demo_result=(bool(ev.success), ev.removed))
-        result = RoundResult(bool(ev.success), ev.removed)  # what "next" or a tap confirms
-        return new, [AskHuman(ev.question, ("Confirm",), (result,))]
-
-    def _end_round(self, state: LaserState, cues: list[Cue], summary: tuple[str, ...]):
-        n = len(state.players)
-        common = dict(
-            round=state.round + 1,
-            phase="reveal",
-            cards=(),
-            bids=(None,) * n,
-            best=None,
-            bid_log=(),
-            candidates=(),
-            mate=None,
-            claimer=None,
-            claim_right=None,
-            board=None,
-            proposed_board=None,
-            proposal=None,
-            demo_result=None,
-            no_solution=False,
-            last=summary,
-            last_board=state.board,
-            last_cards=state.cards,
-            last_bid=(
-                state.best[1]
-                if state.best
-                else (state.bids[state.active] if state.mode == TEAM else None)
-            ),
-        )
-        if state.mode == TEAM:
-            done = state.turns_done + 1
-            over = done >= state.turns_each * n
-            new = replace(
-                state, turns_done=done, active=(state.active + 1) % n, over=over, **common
-            )
-        else:
-            over = any(s >= WIN_POINTS for s in state.scores)
-            new = replace(state, over=over, **common)
-        if not over:
-            cues = cues + [
-                PhaseStarted("reveal", new.players[new.active] if new.mode == TEAM else None),
-                Announce("Refill the colour cards, then reveal new prism cards."),
-            ]
-        return new, cues
+        step = step_for(state, event)
+        if step is None:
+            raise IllegalMove(not_used("Laser", event))
+        return step(state, event)
 
 
 GAME = LaserGame()
@@ -369,6 +286,7 @@ GAME = LaserGame()
 __all__ = [
     "GAME",
     "PROPOSAL_SLACK",
+    "STEPS",
     "TEAM_BID_MAX",
     "TEAM_BID_MIN",
     "TILES",

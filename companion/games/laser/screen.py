@@ -1,5 +1,5 @@
 """The Laser screen: reveal cards, the silent clock, bids, teammates, results, Impossible!
-(the competitive phases and the proof live in competitive_view.py), the board editor, and a
+(the competitive phases and the proof live in ui/competitive_view.py), the board editor, and a
 referee panel with the solver's optimum for the round just played (referee.py).
 When the camera read the ring but is unsure (state.proposed_board), a "Check board" button
 beside the cards opens the editor on that reading.
@@ -22,8 +22,6 @@ from companion.ui import game_screen as base
 from companion.ui.widgets import BigButton, ColourButton, ColourChip, caption, row_of
 
 from .board import COLOURS, COMPETITIVE, FLOORS, TEAM
-from .board_editor import BoardEditor
-from .competitive_view import ROW, CompetitivePhases
 from .events import (
     BidPlaced,
     BoardEntered,
@@ -32,8 +30,10 @@ from .events import (
     RoundResult,
     TeammateChosen,
 )
-from .referee import Referee
 from .rules import TEAM_BID_MAX, TEAM_BID_MIN
+from .solver.referee import Referee
+from .ui.board_editor import BoardEditor
+from .ui.competitive_view import ROW, CompetitivePhases
 
 
 class LaserScreen(CompetitivePhases, base.GameScreen):
@@ -240,25 +240,37 @@ class LaserScreen(CompetitivePhases, base.GameScreen):
     def _draw_bids(self, body) -> None:
         st = self.state
         self._say(body, "On three, show your bids!")
+        # The same list all through one bidding: a bid lights its button and the list stays
+        # scrolled where it was, so the next tap lands on the row the finger aims at.
+        key = (st.round, st.serial, st.players)
+        if getattr(self, "_bid_list", None) is None or self._bid_list[0] != key:
+            self._bid_list = (key, *self._bid_rows(st))
+        _key, scroll, lit = self._bid_list
+        for (seat, b), btn in lit.items():
+            btn.tint = colours.ACCENT if st.bids[seat] == b else colours.BUTTON
+        body.add_widget(scroll)
+        body.add_widget(row_of(self._impossible_button(), height=dp(50)))
+
+    def _bid_rows(self, st) -> tuple[ScrollView, dict]:
+        """One row of 2-10 buttons per player, in a list that scrolls."""
         rows = GridLayout(cols=1, size_hint_y=None, spacing=dp(3))
         rows.bind(minimum_height=rows.setter("height"))
+        lit = {}
         for seat, name in enumerate(st.players):
             row = row_of(height=ROW, spacing=dp(2))
             active = " *" if seat == st.active else ""
             row.add_widget(caption(name + active, 17, size_hint_x=None, width=dp(84)))
             for b in range(TEAM_BID_MIN, TEAM_BID_MAX + 1):
-                btn = BigButton(
+                lit[seat, b] = btn = BigButton(
                     text=str(b),
                     font_size=20,
-                    tint=colours.ACCENT if st.bids[seat] == b else colours.BUTTON,
                     on_release=lambda _b, p=name, b=b: self.submit(BidPlaced(p, b)),
                 )
                 row.add_widget(btn)
             rows.add_widget(row)
         scroll = ScrollView(do_scroll_x=False)
         scroll.add_widget(rows)
-        body.add_widget(scroll)
-        body.add_widget(row_of(self._impossible_button(), height=dp(50)))
+        return scroll, lit
 
     def _draw_choosing(self, body) -> None:
         st = self.state
@@ -308,11 +320,13 @@ class LaserScreen(CompetitivePhases, base.GameScreen):
         self._verdict_buttons(body)
 
     def _verdict_buttons(self, body, success_text="Done in time") -> None:
+        self._no_solution(body)
         body.add_widget(
             row_of(
                 BigButton(
                     text=success_text,
                     tint=colours.OK,
+                    disabled=self.state.no_solution,
                     on_release=lambda _b: self.submit(RoundResult(True)),
                 ),
                 BigButton(

@@ -3,7 +3,7 @@ read by the camera.
 
 The pipeline is the app's own: two scripted players lay legal cards from their hands on the
 rendered table (a little off the grid, a hand reaching in each time); the frames go through
-the placement watcher and reader (vision.node_watch, vision.node_reader); each reading is
+the placement watcher and reader (vision.node.watch, vision.node); each reading is
 posted to the table runtime, where Node's sensing hooks turn it into a placement, or into a
 question that the scripted person answers like a real one: one press of "next" when the
 proposal is right, the right card entered by touch when it is not. A reading the game took
@@ -33,7 +33,7 @@ from companion.store import GameLog
 
 from . import GAME
 from .events import CardRead, Discard, PlaceCard
-from .simtable import SimulatedNodeTable, truth
+from .simtable import SimulatedNodeTable, nudge, truth
 
 NAMES = ("Anna", "Ben")
 HAND = 5
@@ -69,10 +69,12 @@ def run_demo(
     hands_in_view: bool = True,
     live=None,
 ) -> dict[str, Any]:
-    from vision.node_reader import NodeReader
-    from vision.node_watch import NodeWatcher
-    from vision.render import LIGHTS
-    from vision.render_node import rendered_node_calibration
+    import numpy as np
+
+    from vision.node.reader import NodeReader
+    from vision.node.watch import NodeWatcher
+    from vision.render.node import rendered_node_calibration
+    from vision.render.tray import LIGHTS
 
     if light not in LIGHTS:
         raise UsageError(f"unknown light {light!r} (have: {', '.join(LIGHTS)})")
@@ -82,9 +84,10 @@ def run_demo(
     started = time.perf_counter()
     settings = Settings()
     cal = rendered_node_calibration()
-    cols, rows = cal.grid
+    cols, rows = cal.grid.cols, cal.grid.rows
     config = GameConfig(NAMES, {"deck": deck, "table_width": cols, "table_height": rows}, seed)
-    table = SimulatedNodeTable(light, seed)
+    # the camera nudged since the set-up: the reader finds the mat in the game's first frame
+    table = SimulatedNodeTable(light, seed, camera=nudge(np.random.default_rng([seed, 3])))
     watcher = NodeWatcher(NodeReader(cal, ask_below=settings.ask_threshold))
     runtime = Runtime(settings)
     log = GameLog(paths.log_path(data_dir))
@@ -126,7 +129,7 @@ def run_demo(
             **counts,
             "questions": asked,
             "camera_frames": table.frames,
-            "pipeline": "rendered frames -> vision.node_watch -> vision.node_reader "
+            "pipeline": "rendered frames -> vision.node.watch -> vision.node "
             "-> runtime.post(CardRead) -> Node.interpret",
             "seconds": round(time.perf_counter() - started, 2),
             "log": log.export(session.game_id),

@@ -37,7 +37,7 @@ class NoCardsLeft(Event):
 
 @event("node")
 class CardRead(Event):
-    """The camera's reading of the card just laid (vision.node_reader): its node `colours`
+    """The camera's reading of the card just laid (vision.node): its node `colours`
     row by row as it lies, the grid node (`row`, `col`) under its top-left node, and the
     classifier's confidence per node. `reason` says why the reader itself is unsure."""
 

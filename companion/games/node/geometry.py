@@ -42,6 +42,14 @@ def distinct_rotations(colours: tuple[str, ...], height: int, width: int) -> tup
     return tuple(out)
 
 
+def centred_starts(table: int, card: int) -> tuple[int, ...]:
+    """Where a card `card` nodes long may start on a table `table` nodes long to lie as close
+    to the table's centre as it can: its centre on the table's (one start), or, when the two
+    lengths differ in parity, half a node to either side (two starts, mirror images)."""
+    low = (table - card) // 2
+    return (low,) if (table - card) % 2 == 0 else (low, low + 1)
+
+
 def neighbours(cell: Cell) -> Iterator[Cell]:
     r, c = cell
     yield (r - 1, c)

@@ -14,11 +14,13 @@ from companion.cues import Announce, AskHuman, Cue, PhaseStarted, Scored
 from companion.errors import IllegalMove, UsageError
 from companion.events import Event
 from companion.game import GameBase, GameConfig
+from companion.words import not_used, plural
 
 from .events import CardProposed, Discard, NoCardsLeft, PlaceCard
 from .geometry import (
     Cell,
     card_rows,
+    centred_starts,
     components,
     distinct_rotations,
     footprint,
@@ -77,7 +79,9 @@ class NodeState:
 
     @property
     def middle(self) -> Cell:
-        return (self.height // 2, self.width // 2)
+        """The node at the table's centre, or up and left of it when the centre lies between
+        nodes: a card whose centre node (rounded up and left too) is here lies centred."""
+        return ((self.height - 1) // 2, (self.width - 1) // 2)
 
     @property
     def empty(self) -> bool:
@@ -162,8 +166,8 @@ class Node(GameBase):
             raise IllegalMove("the card hangs over the edge of the table")
         covered = [cell for cell in cells if state.at(cell) is not None]
         if state.empty:
-            if state.middle not in cells:
-                raise IllegalMove("the first card goes in the middle of the table")
+            h, w = state.card_height, state.card_width
+            _check_centred(state, row, col, *((w, h) if rotation in (90, 270) else (h, w)))
         elif not covered:
             raise IllegalMove("the card must cover at least one node already on the table")
         for cell in covered:
@@ -186,6 +190,7 @@ class Node(GameBase):
             rows = rotate(card_rows(colours, state.card_height, state.card_width), rot)
             h, w = len(rows), len(rows[0])
             nodes = [(r, c, colour) for r, line in enumerate(rows) for c, colour in enumerate(line)]
+            mid_rows, mid_cols = centred_starts(state.height, h), centred_starts(state.width, w)
             for row in range(state.height - h + 1):
                 for col in range(state.width - w + 1):
                     covers = False
@@ -197,8 +202,7 @@ class Node(GameBase):
                             covers = True
                     else:
                         if state.empty:
-                            mr, mc = state.middle
-                            covers = row <= mr < row + h and col <= mc < col + w
+                            covers = row in mid_rows and col in mid_cols
                         if covers:
                             out.append((row, col, rot))
         return out
@@ -219,7 +223,7 @@ class Node(GameBase):
         if isinstance(event, CardProposed):
             return self._proposed(state, event)
         if not isinstance(event, (PlaceCard, Discard)):
-            raise IllegalMove(f"Node does not use {type(event).__name__}")
+            raise IllegalMove(not_used("Node", event))
         if event.player not in state.players:
             raise IllegalMove(f"no player called {event.player!r}")
         if event.player != state.current:
@@ -313,6 +317,24 @@ class Node(GameBase):
         return f"{state.current}'s turn{first}{left}"
 
 
+def _check_centred(state: NodeState, row: int, col: int, h: int, w: int) -> None:
+    """The first card "in the middle of the table": as close to the table's centre as its
+    shape allows, in the way round it lies (h x w nodes). The rulebook says no more."""
+    moves = []
+    for at, table, card, back, forth in (
+        (row, state.height, h, "up", "down"),
+        (col, state.width, w, "left", "right"),
+    ):
+        best = min(centred_starts(table, card), key=lambda start: abs(start - at))
+        if best != at:
+            n = abs(best - at)
+            moves.append(f"{n} node{'s' if n > 1 else ''} {back if best < at else forth}")
+    if moves:
+        raise IllegalMove(
+            f"the first card goes in the middle of the table: {' and '.join(moves)} from here"
+        )
+
+
 def _check_card(state: NodeState, colours: tuple[str, ...]) -> None:
     need = state.card_width * state.card_height
     if len(colours) != need:
@@ -355,7 +377,7 @@ def _grow(state: NodeState, placement: Placement) -> tuple[list[Cluster], list[C
 def _capture_cues(state: NodeState, cluster: Cluster, player: str) -> list[Cue]:
     before = state.owner_of(cluster.colour)
     cues: list[Cue] = [
-        Announce(f"{player} captures the {cluster.colour} cluster ({cluster.size} nodes)")
+        Announce(f"{player} captures the {cluster.colour} cluster ({plural(cluster.size, 'node')})")
     ]
     if before != player:
         cues.append(Scored(player, 1))

@@ -24,6 +24,7 @@ from kivy.uix.widget import Widget
 from companion.errors import IllegalMove
 from companion.ui import colours
 from companion.ui.game_screen import GameScreen as BaseScreen
+from companion.ui.touch_guard import HoldButton
 from companion.ui.widgets import BigButton, ColourButton, caption
 
 from .events import CardProposed, Discard, NoCardsLeft, PlaceCard
@@ -116,7 +117,9 @@ class NodeScreen(BaseScreen):
         self.place_button = BigButton(
             text="Place", tint=colours.OK, on_release=lambda *_: self._place()
         )
-        self.discard_button = BigButton(text="Discard", on_release=lambda *_: self._discard())
+        self.discard_button = HoldButton(  # under Place: a slip of the finger must not discard
+            text="Discard", hint="Hold to discard", on_hold=lambda *_: self._discard()
+        )
         self.new_button = BigButton(text="New", on_release=lambda *_: self.set_card(None))
         for b in (self.rotate_button, self.place_button, self.new_button, self.discard_button):
             buttons.add_widget(b)

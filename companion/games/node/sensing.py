@@ -1,6 +1,6 @@
 """What the camera means to Node: pure hooks the runtime calls.
 
-The placement reader (vision.node_reader) posts a CardRead for each card it sees laid.
+The placement reader (vision.node) posts a CardRead for each card it sees laid.
 `interpret` turns a reading into the current player's PlaceCard when every node is
 confident and the rules take it; otherwise into a CardProposed, which asks a person: a
 reading the rules would take waits for one press of "next" (or a correction on the screen),

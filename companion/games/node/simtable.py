@@ -2,29 +2,56 @@
 
 Used by `companion demo node`, the placement reader's benchmark and its tests. A card laid
 here lies up to a third of a node off its grid position and up to 10 degrees askew; a turn's
-frames show the hand reaching in and laying it, then the table held still.
+frames show the hand reaching in and laying it, then the table held still. The camera may
+have been nudged since the set-up (`camera`: the mat lies elsewhere in the frame than where
+the calibration saw it).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from vision.node_watch import STEADY
-from vision.render_node import Hand, LaidCard, TableLayout, default_layout, render_node_table
+from vision.node.watch import STEADY
+from vision.render.node import (
+    Hand,
+    LaidCard,
+    TableLayout,
+    default_layout,
+    nudged,
+    render_node_table,
+)
 
 from .events import Discard, PlaceCard
 from .geometry import card_rows, footprint, rotate
 
 MAX_OFFSET = 1 / 3  # nodes
 MAX_ANGLE = 10.0  # degrees
+# how far a camera arm gets nudged between game nights: pixels, degrees, zoom
+NUDGE = (10.0, 5.0, (0.94, 1.05))
+
+
+def nudge(rng) -> tuple[float, float, float, float]:
+    """A camera nudged at random within `NUDGE`: (dx, dy, turn, scale)."""
+    shift, turn, (lo, hi) = NUDGE
+    return (
+        float(rng.uniform(-shift, shift)),
+        float(rng.uniform(-shift, shift)),
+        float(rng.uniform(-turn, turn)),
+        float(rng.uniform(lo, hi)),
+    )
 
 
 class SimulatedNodeTable:
     def __init__(
-        self, light: str = "daylight", seed: int = 0, layout: TableLayout | None = None
+        self,
+        light: str = "daylight",
+        seed: int = 0,
+        layout: TableLayout | None = None,
+        camera: tuple[float, float, float, float] | None = None,
     ) -> None:
         self.light, self.seed = light, seed
-        self.layout = layout or default_layout()
+        self.set_up = layout or default_layout()  # where the calibration saw the lattice
+        self.layout = nudged(self.set_up, *camera) if camera else self.set_up  # ... and now
         self.rng = np.random.default_rng([seed, 21])
         self.cards: list[LaidCard] = []
         self.frames = 0
@@ -76,12 +103,13 @@ def truth(colours, row, col, rotation, height=2, width=3) -> dict:
 
 def random_placements(count: int, seed: int = 0, *, deck: int = 24, lights=None):
     """`count` legal placements from seeded random games of Node on the simulated table
-    (a new game, under the next light, every `deck` cards): yields (table, state before,
-    the PlaceCard, the card as it lies). The card is already laid on `table`."""
+    (a new game, under the next light and with the camera nudged anew, every `deck` cards):
+    yields (table, state before, the PlaceCard, the card as it lies). The card is already
+    laid on `table`."""
     import random
 
     from companion.game import GameConfig
-    from vision.render import LIGHTS
+    from vision.render.tray import LIGHTS
 
     from .rules import GAME
 
@@ -89,7 +117,8 @@ def random_placements(count: int, seed: int = 0, *, deck: int = 24, lights=None)
     done, game = 0, 0
     while done < count:
         rng = random.Random(seed * 100_003 + game)
-        table = SimulatedNodeTable(lights[game % len(lights)], seed * 1000 + game)
+        camera = nudge(np.random.default_rng([seed, game, 7]))
+        table = SimulatedNodeTable(lights[game % len(lights)], seed * 1000 + game, camera=camera)
         cols, rows = table.layout.grid
         config = GameConfig(("a", "b"), {"table_width": cols, "table_height": rows, "deck": deck})
         state = GAME.initial_state(config)

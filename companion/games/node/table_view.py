@@ -1,4 +1,4 @@
-"""The Node table on screen: zoomed to where the nodes are (cells never under 40 px), panned
+"""The Node table on screen: the played area fitted whole (cells 18 to 72 px), panned
 with a drag, each node showing its colour and letter, cluster badges in a corner beside them.
 
 Touches: a tap puts the card there; a drag that starts on the card moves it; any other drag
@@ -17,7 +17,7 @@ from companion.ui.widgets import fitted_texture, text_texture
 
 EMPTY = (0.18, 0.19, 0.24, 1)
 GRID_LINE = (0.26, 0.27, 0.33, 1)
-MIN_CELL = dp(40)  # a node is never drawn smaller than this: readable and tappable
+MIN_CELL = dp(18)  # a node is never drawn smaller: its letter still reads, a 14-row table fits
 MAX_CELL = dp(72)  # nor bigger: the table around the nodes stays in view
 DRAG = dp(12)  # a finger that moves this far is dragging, not tapping
 BADGE = (0.5, 0.42)  # a cluster badge's share of its cell (width, height), top-right
@@ -56,7 +56,8 @@ class TableView(Widget):
     # which part of the table is shown -----------------------------------------------------
     def view(self) -> tuple[int, int, int, int]:
         """(first row, first col, rows, cols) shown: the nodes with room for a card around
-        them, as large as fits between MIN_CELL and MAX_CELL, the rest reached by panning."""
+        them (on the table), as large as fits between MIN_CELL and MAX_CELL, the rest reached
+        by panning."""
         r0, c0, rows, cols = self._fitted()
         pr, pc = self._clamped(self.pan)
         return r0 + pr, c0 + pc, rows, cols
@@ -72,14 +73,14 @@ class TableView(Widget):
         margin = max(s.card_width, s.card_height) - 1
         cells = [(r, c) for r in range(s.height) for c in range(s.width) if s.grid[r][c]]
         cells = cells or [s.middle]
-        lo_r = min(r for r, _ in cells) - margin
-        hi_r = max(r for r, _ in cells) + margin
-        lo_c = min(c for _, c in cells) - margin
-        hi_c = max(c for _, c in cells) + margin
+        lo_r = max(0, min(r for r, _ in cells) - margin)
+        hi_r = min(s.height - 1, max(r for r, _ in cells) + margin)
+        lo_c = max(0, min(c for _, c in cells) - margin)
+        hi_c = min(s.width - 1, max(c for _, c in cells) + margin)
         w, h = max(self.width, 1), max(self.height, 1)
         cell = max(MIN_CELL, min(MAX_CELL, w / (hi_c - lo_c + 1), h / (hi_r - lo_r + 1)))
-        rows = max(1, min(s.height, int(h // cell)))
-        cols = max(1, min(s.width, int(w // cell)))
+        rows = max(1, min(s.height, int(h / cell + 1e-6)))  # h / (h / n) is n, not n - 1
+        cols = max(1, min(s.width, int(w / cell + 1e-6)))
         r0 = min(max((lo_r + hi_r + 1) // 2 - rows // 2, 0), s.height - rows)
         c0 = min(max((lo_c + hi_c + 1) // 2 - cols // 2, 0), s.width - cols)
         return r0, c0, rows, cols
@@ -160,7 +161,8 @@ class TableView(Widget):
             Color(1, 1, 1, 0.9)
             Line(rectangle=(x + 1, y + 1, cell - 2, cell - 2), width=1.2)
         # the node's colour letter, for colour-blind players: never covered
-        tex = text_texture(colours.label(colour), cell * 0.38, colours.text_on(colour))
+        size = cell * (0.38 if cell >= dp(40) else 0.5)  # a small cell gives its letter more
+        tex = text_texture(colours.label(colour), size, colours.text_on(colour))
         Color(1, 1, 1, 0.8)
         lx = x + (cell * (1 - BADGE[0]) - tex.width) / 2 if badge else x + (cell - tex.width) / 2
         ly = y + (cell * (1 - BADGE[1]) - tex.height) / 2 if badge else y + (cell - tex.height) / 2
@@ -227,7 +229,8 @@ class TableView(Widget):
                 Rectangle(pos=(x + 3, y + 3), size=(cell - 6, cell - 6))
                 Color(*edge)
                 Line(rectangle=(x + 1, y + 1, cell - 2, cell - 2), width=dp(1.5))
-                tex = text_texture(colours.label(colour), cell * 0.38, colours.text_on(colour))
+                size = cell * (0.38 if cell >= dp(40) else 0.5)
+                tex = text_texture(colours.label(colour), size, colours.text_on(colour))
                 Color(1, 1, 1, 1)
                 Rectangle(
                     texture=tex,

@@ -1,0 +1,125 @@
+"""One card per player: name, prediction chips, its odds or result, coins and pencils, and any
+bonus tokens; the row of them all, the chooser and the selected player outlined."""
+
+from __future__ import annotations
+
+from kivy.graphics import Color, Line, RoundedRectangle
+from kivy.metrics import dp
+from kivy.uix.boxlayout import BoxLayout
+
+from companion.games.color_milk.mill import BALLS_PER_ROUND
+from companion.games.color_milk.odds import fulfil_probability
+from companion.games.color_milk.state import READING_PHASES, SECRET_PHASES, MilkState
+from companion.players import PLAYER_MARKERS
+from companion.ui import colours
+from companion.ui.widgets import MIN_BUTTON, BigButton, ColourChip
+
+from .label import label
+
+
+def percent(p) -> str:
+    v = float(p) * 100
+    if v >= 99.5 and p < 1:
+        return ">99%"
+    if 0 < v < 0.5:
+        return "<1%"
+    return f"{v:.0f}%"
+
+
+class PlayerCard(BoxLayout):
+    """One player: name, prediction chips, odds or result, coins and pencils."""
+
+    def __init__(self, screen, name: str, seat: int, **kw):
+        super().__init__(orientation="vertical", spacing=dp(2), padding=dp(3), **kw)
+        self.screen, self.name, self.seat = screen, name, seat
+        self.marker = PLAYER_MARKERS[seat % len(PLAYER_MARKERS)][0]
+        self.highlight = False
+        self.bind(pos=self._draw, size=self._draw)
+
+    def _draw(self, *_):
+        self.canvas.before.clear()
+        with self.canvas.before:
+            Color(*colours.PANEL)
+            RoundedRectangle(pos=self.pos, size=self.size, radius=[dp(8)])
+            if self.highlight:
+                Color(*colours.rgba(self.marker))
+                Line(
+                    rounded_rectangle=(self.x, self.y, self.width, self.height, dp(8)),
+                    width=dp(2.5),
+                )
+
+
+class PlayerCards(BoxLayout):
+    """Every player's card side by side."""
+
+    def __init__(self, screen, s: MilkState, **kw):
+        super().__init__(spacing=dp(4), **kw)
+        draws = BALLS_PER_ROUND - len(s.known)
+        chooser = s.chooser_name
+        for seat, p in enumerate(s.players):
+            card = PlayerCard(screen, p.name, seat)
+            card.highlight = p.name in (screen.selected, chooser)
+            name = BigButton(text=p.name, size_hint_y=None, height=MIN_BUTTON, font_size="18sp")
+            name.tint = colours.rgba(card.marker, 0.55 if p.name != chooser else 0.95)
+            name.bind(on_release=lambda _b, n=p.name: screen.select(n))
+            card.add_widget(name)
+            if s.phase == "tally":  # the end counts' pad needs the room; predictions are done
+                card_totals(card, p, len(s.players))
+                self.add_widget(card)
+                continue
+            chips = BoxLayout(size_hint_y=None, height=dp(34), spacing=dp(3))
+            editing = p.name == screen.selected and s.phase in READING_PHASES and screen.draft
+            face_down = s.phase in SECRET_PHASES and not editing
+            pred = screen.draft if editing else p.prediction  # what is being entered
+            for col in pred:
+                # a card face down: its back, as the table sees it
+                chip = ColourChip(colour="grey", text="?") if face_down else ColourChip(colour=col)
+                chip.size = (dp(34), dp(34))
+                chips.add_widget(chip)
+            if not pred:
+                chips.add_widget(label("no prediction", 13, colour=colours.MUTED))
+            card.add_widget(chips)
+            said = verdict(screen, s, p, draws, pred if editing else None)
+            tone = {True: colours.OK, False: colours.DANGER}.get(p.fulfilled, colours.TEXT)
+            card.add_widget(label(said, 21, True, colour=tone, size_hint_y=None, height=dp(30)))
+            card_totals(card, p, len(s.players))
+            extra = tokens_text(p)
+            if extra:
+                card.add_widget(
+                    label(extra, 12, colour=colours.MUTED, size_hint_y=None, height=dp(16))
+                )
+            self.add_widget(card)
+
+
+def card_totals(card: PlayerCard, p, players: int) -> None:
+    pen = p.unused_pencils
+    coins = f"{p.coins} coin{'s' if p.coins != 1 else ''}"
+    pencils = f"{pen} pencil{'s' if pen != 1 else ''}"
+    sep = "\n" if players > 3 else "  "
+    card.add_widget(label(f"{coins}{sep}{pencils}", 15))
+
+
+def verdict(screen, s: MilkState, p, draws: int, draft=None) -> str:
+    """RIGHT or missed once checked; before, the odds of the prediction being tapped in
+    (`draft`), "down" for cards still face down, "?" for cards revealed, "-" for none."""
+    if draft:
+        zone = {"double": " D", "triple": " T"}.get(screen.zone, "")
+        if not screen.show_odds:
+            return "?" + zone
+        return percent(fulfil_probability(s.inside, draft, draws=draws, seen=s.known)) + zone
+    zone = {"double": " D", "triple": " T"}.get(p.zone, "")
+    if p.fulfilled is True:
+        return "RIGHT" + zone
+    if p.fulfilled is False:
+        return "missed" + zone
+    if not p.prediction:
+        return "-"
+    if s.phase in SECRET_PHASES:
+        return "down"  # nor the zone: the cards are face down
+    return "?" + zone
+
+
+def tokens_text(p) -> str:
+    names = {"ship": "ship", "key": "key", "any1": "any-1", "any2": "any-2"}
+    parts = [f"{names[k]} x{n}" for k, n in p.tokens if k in names and n]
+    return " ".join(parts)

@@ -1,0 +1,1 @@
+"""The simulated Laser table and `companion demo laser` on it."""

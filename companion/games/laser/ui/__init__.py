@@ -1,0 +1,1 @@
+"""Laser's screens' parts: the board editor and the competitive phases."""
