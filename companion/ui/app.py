@@ -51,9 +51,13 @@ class HomeScreen(Screen):
     resume_text = StringProperty("")
     unfinished_text = StringProperty("")
     status_text = StringProperty("")
+    SETTLE = 2.0  # s after Home shows: the game's screen and the camera have let go by then
 
     def on_pre_enter(self, *_):
         self.refresh()
+
+    def on_enter(self, *_):
+        Clock.schedule_once(_let_go, self.SETTLE)
 
     def refresh(self):
         grid = self.ids.games
@@ -81,6 +85,17 @@ class HomeScreen(Screen):
             if self.ctx.log.storage.text:
                 parts.append(self.ctx.log.storage.text)
         self.status_text = "  ·  ".join(parts)
+
+
+def _let_go(_dt) -> None:
+    """The game left for Home is garbage now (its screen's widgets hold cycles): collected
+    at once, and its pages given back, so an evening of games does not pile up."""
+    import gc
+
+    from companion import memory
+
+    gc.collect()
+    memory.give_back()
 
 
 class SettingsScreen(Screen):

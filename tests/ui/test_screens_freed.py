@@ -90,3 +90,28 @@ def test_an_abandoned_game_leaves_no_screen(root):
     settle()
     assert gone() is None
     assert root.ctx.runtime._subscribers == []
+
+
+def test_what_a_game_left_behind_is_collected_soon_after_home(root):
+    """Garbage in cycles (a dropped widget tree, a reader's frames) is collected a moment
+    after Home shows, however long the automatic collector would have waited."""
+    from companion.ui.app import HomeScreen
+
+    class Cycle:
+        pass
+
+    play(root, "kritters")
+    gc.disable()  # only the app's own collection can free it now
+    try:
+        left = Cycle()
+        left.me = left
+        gone = weakref.ref(left)
+        del left
+        home(root)
+        deadline = time.monotonic() + HomeScreen.SETTLE + 3
+        while gone() is not None and time.monotonic() < deadline:
+            time.sleep(0.05)
+            pump(1)
+        assert gone() is None
+    finally:
+        gc.enable()
