@@ -1,4 +1,4 @@
-"""A family's fingers on the real app, for tests/night/test_game_night.py.
+"""A family's fingers on the real app, for the game night (tests/night/test_night_*.py).
 
     python tests/night/driver.py [run options]     # e.g. --simulate
 

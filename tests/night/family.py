@@ -1,6 +1,6 @@
-"""A family at the table, for tests/night/test_game_night.py: the real app (`companion run
---simulate`, started through tests/night/driver.py) in a real X window of exactly 800x480,
-fingers on its buttons, and what they notice along the way.
+"""A family at the table, for the game night (tests/night/test_night_*.py): the real app
+(`companion run --simulate`, started through tests/night/driver.py) in a real X window of
+exactly 800x480, fingers on its buttons, and what they notice along the way.
 
 Everything is done through the window: buttons found by their text, tapped with Kivy's own
 touch events, balls dropped with the simulated table's strip, the app killed with SIGKILL and
