@@ -79,6 +79,17 @@ def drop_ball(family: Family, state: dict) -> dict:
     )
 
 
+def power_cut(family: Family, before: dict) -> dict:
+    """SIGKILL and a restart: the app must come back to the game `before`, the one in play."""
+    family.kill()
+    answer = family.start()
+    after = answer.get("game")
+    assert after and (after["name"], after["id"]) == (before["name"], before["id"]), (
+        f"after the power cut the app opened {after and after['name']}, not the game in play"
+    )
+    return answer
+
+
 def test_a_power_cut_mid_round_loses_nothing(family):
     """Color Milk after three balls: a power cut (SIGKILL) and a restart bring back the same
     game with all it knew, and the camera reads the round's last two balls and the next
@@ -90,12 +101,8 @@ def test_a_power_cut_mid_round_loses_nothing(family):
         answer = drop_ball(family, answer["game"]["state"])
     before = answer["game"]
 
-    family.kill()
-    answer = family.start()
-    after = answer.get("game")
-    assert after and (after["name"], after["id"]) == (before["name"], before["id"]), (
-        f"after the power cut the app opened {after and after['name']}, not the game in play"
-    )
+    answer = power_cut(family, before)
+    after = answer["game"]
     assert after["entries"] == before["entries"], "entries were lost"
     assert after["state"]["tray"] == before["state"]["tray"], "balls read were lost"
     for _ in range(2):  # the camera goes on reading after the restart
@@ -134,12 +141,7 @@ def test_the_game_resumed_is_the_one_back_after_a_power_cut(family):
     assert answer["game"]["name"] == "color-milk", answer["game"]["name"]
     before = answer["game"]
 
-    family.kill()
-    answer = family.start()
-    after = answer.get("game")
-    assert after and (after["name"], after["id"]) == (before["name"], before["id"]), (
-        f"after the power cut the app opened {after and after['name']}, not the game in play"
-    )
+    answer = power_cut(family, before)
     answer = drop_ball(family, answer["game"]["state"])
 
     family.home()
