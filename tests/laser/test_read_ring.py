@@ -10,7 +10,7 @@ import pytest
 from companion import paths
 from companion.cues import Announce
 from companion.game import ReaderSpec
-from companion.games.laser.sensing.read_ring import WAITING, RingAdapter
+from companion.games.laser.read_ring import WAITING, RingAdapter
 from companion.games.laser.sensing.ring import RingRead
 from companion.games.laser.sim.ring import SimulatedRing
 from companion.runtime.readers import Setup

@@ -15,7 +15,7 @@ from companion.game import GameConfig
 from companion.games.color_milk import GAME as MILK
 from companion.games.laser import GAME as LASER
 from companion.games.laser.events import BidPlaced, BoardEntered, CardRevealed
-from companion.games.laser.sensing.read_ring import RING
+from companion.games.laser.read_ring import RING
 from companion.games.laser.sim.ring import SimulatedRing
 from companion.games.node import GAME as NODE
 from companion.games.node.events import CardProposed, PlaceCard

@@ -9,8 +9,8 @@ from collections import Counter
 from companion.runtime.sim_scene import ScenePart
 
 from .board import COLOURS, FLOORS, TEAM
+from .read_ring import RingAdapter
 from .sensing.cards import CENTRE, COPIES
-from .sensing.read_ring import RingAdapter
 from .sim.ring import Demonstrated, SimulatedRing
 
 READERS = {"ring": RingAdapter}

@@ -17,8 +17,8 @@ from companion import paths
 from companion.game import ReaderSpec
 from companion.runtime.readers import STALE_FRAMES, CalibrationFile, Setup
 
-from ..rules import GAME
-from .ring import ring_read
+from .rules import GAME
+from .sensing.ring import ring_read
 
 STEADY = 2  # frames in a row that must agree (a figure being put down, a hand leaving)
 RING = CalibrationFile(
