@@ -15,6 +15,7 @@ from companion.errors import UsageError
 
 _found: dict[tuple[str, ...], tuple[GameInfo, ...]] = {}
 _stats_found: dict[str, object] = {}  # package -> its stats module, or None
+_camera_found: dict[str, object] = {}  # package -> its camera module, or None
 
 
 @dataclass(frozen=True)
@@ -97,6 +98,27 @@ def camera_setups() -> tuple:
     """The `camera_setup` modules of the games that have one (see above), in shelf order."""
     found = (_optional(g.package + ".camera_setup") for g in games())
     return tuple(m for m in found if m is not None)
+
+
+def camera(name: str):
+    """The game's `camera` module (see above), or None: the game brings no camera reader or
+    part of the simulated table of its own, or this build does not know it."""
+    package = next((g.package for g in games() if g.name == name), None)
+    if package is None:
+        return None
+    if package not in _camera_found:
+        _camera_found[package] = _optional(package + ".camera")
+    return _camera_found[package]
+
+
+def camera_readers(name: str) -> dict:
+    """The camera readers the game brings, by kind (`camera.READERS`): {} for none."""
+    return dict(getattr(camera(name), "READERS", {}))
+
+
+def scene_part(name: str):
+    """The game's part of the simulated table (`camera.SCENE_PART`), or None."""
+    return getattr(camera(name), "SCENE_PART", None)
 
 
 def verbs(name: str) -> dict:

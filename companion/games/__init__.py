@@ -25,5 +25,11 @@ A game package `companion.games.<pkg>` exposes:
   (companion.ui.camera_setup.contract): `TABS`, its own tables' tabs (`Tab`: a title, the set-up
   the tab opens, what to lay), and `CARD_SETS`, the cards the shared Balls & cards tab
   learns for it (`CardSet`). Named so because `setup.py` may be the game's own set-up.
-Screens, commands, statistics and camera set-ups are imported only when a game is used.
+- optionally `camera`: what the game brings to the camera (companion.runtime): `READERS`,
+  {kind: adapter} for the `ReaderSpec.kind`s it asks for beyond the shared "balls" and
+  "cards" (an adapter is made with the camera's companion.runtime.readers.Setup), and
+  `SCENE_PART`, its own part of the simulated table (a companion.runtime.sim_scene.ScenePart:
+  what it lays, where the simulated camera looks).
+Screens, commands, statistics, camera set-ups and camera parts are imported only when a game
+is used.
 """

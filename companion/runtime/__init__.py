@@ -28,10 +28,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from companion import catalogue
 from companion.cues import Announce, Cue
 from companion.errors import IllegalMove
 from companion.events import ButtonPressed, Event
-from companion.runtime.readers import KINDS as CAMERA_KINDS
+from companion.runtime.readers import SHARED_KINDS
 from companion.session import Session
 from companion.settings import Settings
 
@@ -364,7 +365,8 @@ class Runtime:
         session = self.session
         if session is None:
             return
-        specs = tuple(s for s in session.game.readers(session.state) if s.kind in CAMERA_KINDS)
+        kinds = (*SHARED_KINDS, *catalogue.camera_readers(session.game.name))  # what it serves
+        specs = tuple(s for s in session.game.readers(session.state) if s.kind in kinds)
         if self.scene is not None:
             self.scene.follow(session.state, {s.kind for s in specs})
         if self.camera is None:
@@ -380,6 +382,7 @@ class Runtime:
                 on_events=lambda events: [self.post(e) for e in events],
                 on_cue=lambda cue: self._tell("on_cue", cue),
                 scene=self.scene,
+                readers=catalogue.camera_readers(session.game.name),
             )
             self.camera.start()
         self.camera.want(specs)

@@ -1,6 +1,6 @@
 """The camera at the table: while the game in play wants readers (`Game.readers`), the newest
-frames go through them (companion.runtime.readers: balls, cards, the Laser ring, the Node
-table) and what they read reaches the runtime as events.
+frames go through them (companion.runtime.readers: the shared balls and cards, and those the
+game brings) and what they read reaches the runtime as events.
 
 On the simulated table the camera looks at the rendered scene of the game in play
 (companion.runtime.sim_scene), so a whole game plays hands-free on a laptop through the same
@@ -11,7 +11,7 @@ slow parts (calibrations, opening the camera) run on the camera's own threads.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from companion import memory
 from companion.cues import Announce, Cue
@@ -19,8 +19,6 @@ from companion.events import Event
 from companion.game import ReaderSpec
 from companion.runtime.read_balls import BallAdapter
 from companion.runtime.read_cards import CardAdapter
-from companion.runtime.read_node import NodeAdapter
-from companion.runtime.read_ring import RingAdapter
 from companion.runtime.readers import Reader, Setup
 
 SIM_FPS = 5.0  # the rendered table changes at a person's pace; it leaves the CPU to the screen
@@ -29,7 +27,8 @@ STILL_GAP = 2.0  # seconds between two reads of a view that has not changed (see
 
 class CameraLink:
     """Camera -> readers -> events, for one game in play. Callbacks come from the reader
-    thread. `want()` says which readers the game's state asks for."""
+    thread. `want()` says which readers the game's state asks for; `readers` are the ones
+    the game brings besides the shared ones ({kind: adapter}, made with the Setup)."""
 
     def __init__(
         self,
@@ -41,17 +40,16 @@ class CameraLink:
         on_events: Callable[[list[Event]], None],
         on_cue: Callable[[Cue], None],
         scene=None,
+        readers: Mapping[str, Callable[[Setup], Reader]] | None = None,
     ) -> None:
         self.simulate = simulate
         self.source = source
         self.on_events = on_events
         self.on_cue = on_cue
         self.setup = Setup(simulate, calibration_file, ask_threshold, on_cue, scene)
+        adapters = {"balls": BallAdapter, "cards": CardAdapter, **(readers or {})}
         self.readers: dict[str, Reader] = {
-            "balls": BallAdapter(self.setup),
-            "cards": CardAdapter(self.setup),
-            "ring": RingAdapter(self.setup),
-            "node": NodeAdapter(self.setup),
+            kind: make(self.setup) for kind, make in adapters.items()
         }
         self.reading = self.setup.reading  # set once frames are going through a reader
         self.feed = None

@@ -8,10 +8,16 @@ import threading
 
 from companion.cues import Announce
 from companion.game import ReaderSpec
-from companion.runtime.readers import Setup
+from companion.runtime.readers import STALE_FRAMES, CalibrationFile, Setup
 from vision.registration import MOVED
 
-STALE_FRAMES = 2  # after an emptied tray: the camera's buffered frame and the one in capture
+BALLS = CalibrationFile(
+    "balls",
+    "camera",
+    lambda file: file,
+    "The camera is not calibrated yet: tap the balls and cards in, and set the "
+    "camera up in Settings, Camera set-up.",
+)
 
 
 def ball_calibration(setup: Setup):
@@ -30,7 +36,7 @@ def ball_calibration(setup: Setup):
 
         return CalibrationStore(path).load()
 
-    return setup.calibration("balls", simulated, real)
+    return setup.calibration(BALLS, simulated, real)
 
 
 class BallAdapter:

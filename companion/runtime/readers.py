@@ -1,4 +1,6 @@
 """The camera's readers, one small adapter per kind a game may ask for (`ReaderSpec.kind`):
+the shared ones here (the tray's balls, its card zones: read_balls.py, read_cards.py), and
+those a game brings in its own `camera` module (see companion.catalogue):
 
     want(spec)   the spec the game's state asks for now, or None (not wanted: read nothing)
     read(image)  the readings one frame brings, as events for the runtime
@@ -22,7 +24,8 @@ from companion.cues import Announce, Cue
 from companion.events import Event
 from companion.game import ReaderSpec
 
-KINDS = ("balls", "cards", "ring", "node")  # what the camera serves, as ReaderSpec.kind
+SHARED_KINDS = ("balls", "cards")  # what the camera serves every game, as ReaderSpec.kind
+STALE_FRAMES = 2  # after an emptied tray: the camera's buffered frame and the one in capture
 
 
 class Reader(Protocol):
@@ -31,6 +34,18 @@ class Reader(Protocol):
     def want(self, spec: ReaderSpec | None) -> None: ...
 
     def read(self, image) -> list[Event]: ...
+
+
+@dataclass(frozen=True)
+class CalibrationFile:
+    """A reader's calibration: `name` (one of each is kept), what people call it, its file
+    given the ball camera's (the others lie beside it), and how to make one (said when a
+    real table has none)."""
+
+    name: str
+    what: str
+    path: Callable[[Path], Path]
+    how_to: str
 
 
 @dataclass
@@ -48,15 +63,20 @@ class Setup:
     _loaded: dict = field(default_factory=dict)
 
     def calibration(
-        self, name: str, simulated: Callable[[], Any], real: Callable[[Path], Any], variant=None
+        self,
+        file: CalibrationFile,
+        simulated: Callable[[], Any],
+        real: Callable[[Path], Any],
+        variant=None,
     ):
-        """The calibration `name` ("balls", "ring", "node"): the rendered table's (one per
-        `variant` of it), or loaded from its file; None (said once) when there is none."""
+        """The reader's calibration: the rendered table's (one per `variant` of it), or
+        loaded from its file; None (said once) when there is none."""
+        name = file.name
         key = (name, variant if self.simulate else None)
         if key not in self._loaded:
             if self.simulate:  # one rendered table's calibration at a time
                 self._loaded = {k: v for k, v in self._loaded.items() if k[0] != name}
-            self._loaded[key] = self._load(name, simulated, real)
+            self._loaded[key] = self._load(file, simulated, real)
             if self.simulate:
                 from companion import memory
                 from vision.render.tray import clear_caches
@@ -69,40 +89,22 @@ class Setup:
         """Use this calibration for `name` (a calibration screen just learnt one, a test)."""
         self._loaded[(name, None)] = calibration
 
-    def path(self, name: str) -> Path | None:
-        from companion import paths
-
+    def path(self, file: CalibrationFile) -> Path | None:
         if self.calibration_file is None:
             return None
-        directory = self.calibration_file.parent
-        return {
-            "balls": self.calibration_file,
-            "ring": paths.ring_calibration_path(directory),
-            "node": paths.node_calibration_path(directory),
-        }[name]
+        return file.path(self.calibration_file)
 
-    def _load(self, name: str, simulated, real):
+    def _load(self, file: CalibrationFile, simulated, real):
         from companion.errors import CompanionError
 
-        what = {"balls": "camera", "ring": "Laser ring", "node": "Node table"}[name]
         try:
             if self.simulate:
                 return simulated()
-            path = self.path(name)
+            path = self.path(file)
             if path is None or not path.exists():
-                self.on_cue(Announce(HOW_TO_CALIBRATE[name]))
+                self.on_cue(Announce(file.how_to))
                 return None
             return real(path)
         except (CompanionError, OSError, ValueError) as exc:
-            self.on_cue(Announce(f"The {what} calibration cannot be used ({exc}); tap it in."))
+            self.on_cue(Announce(f"The {file.what} calibration cannot be used ({exc}); tap it in."))
             return None
-
-
-HOW_TO_CALIBRATE = {
-    "balls": "The camera is not calibrated yet: tap the balls and cards in, and set the "
-    "camera up in Settings, Camera set-up.",
-    "ring": "The camera does not know the Laser ring yet: enter the board by touch, and "
-    "set the ring up in Settings, Camera set-up.",
-    "node": "The camera does not know the Node table yet: enter the cards by touch, and "
-    "set the table up in Settings, Camera set-up.",
-}

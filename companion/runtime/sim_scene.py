@@ -1,11 +1,11 @@
 """What the simulated table's camera looks at: the game in play, as it is being played.
 
-Color Milk: the tray with the balls dropped down the simulated chute and the prediction
-cards in front of the seats. Laser: the ring with the round's board and prism cards (while
-the prism cards are being revealed, the centre of the table where the card reader looks).
-Node: the table with the cards laid. The simulated strip and keys act on it ("lay", "reveal")
-as people would at the table; the readers see it through the same camera link as a real
-table. Each picture is drawn again only when something on it changed.
+The table is the tray (the balls dropped down the simulated chute, the cards laid in its
+zones: sim_tray.py) and whatever a game lays besides, its own part of the table (a game's
+`camera.SCENE_PART`, see companion.catalogue: the tray's card zones by default). The simulated
+strip and keys act on it ("lay", "reveal") as people would at the table; the readers see it
+through the same camera link as a real table. Each picture is drawn again only when
+something on it changed.
 """
 
 from __future__ import annotations
@@ -13,18 +13,46 @@ from __future__ import annotations
 import math
 import random
 
-from companion.runtime.sim_node import SimulatedNode
-from companion.runtime.sim_ring import SimulatedRing
+from companion import catalogue
 from companion.runtime.sim_tray import BALL_COLOURS, SimulatedTray
 from hardware.sim_hands import SIM_KEYS
 
-CENTRE = "centre"  # the card zone where Laser's prism cards are revealed
 BACK = "back"  # a card lying face down (vision.card_zones.BACK)
 SEATS = 5  # card zones in front of the seats
 ACTIONS = ("lay", "reveal")  # what the strip's "Lay card" and "Reveal" do
-DEMONSTRATING = ("mixing", "demonstration", "proof")  # Laser: the figures are moved
+NOTHING = "Nothing to lay or reveal on the table now."
 # How far the camera arm gets nudged between games: shift (pixels), turn (degrees), zoom.
 NUDGE = (8.0, 3.0, 0.03)
+
+
+class ScenePart:
+    """A game's own part of the simulated table: what it lays there, and where the camera
+    looks as the game goes on (`scene.view`). A game's part is made the first time the game
+    comes to the table and kept, as the table is, from game to game.
+
+    This one is the part of a game that brings none: the camera looks at the tray, whose
+    cards are gathered as each round begins; there is nothing to lay or reveal."""
+
+    def __init__(self, scene: SimulatedScene) -> None:
+        self.scene = scene
+        self._round = None
+
+    def play(self, state) -> None:
+        """The game comes to the table (the tray's cards already gathered)."""
+        self._round = getattr(state, "round", None)
+
+    def follow(self, state, kinds: set[str]) -> None:
+        """The state changed (`kinds`: the readers it wants): a new round clears the table
+        as people would, and the camera looks where the readers do."""
+        if getattr(state, "round", None) != self._round:
+            self._round = state.round
+            self.scene.tray.clear_cards()
+        self.scene.view = self.scene.tray
+
+    def act(self, what: str, state, kinds: set[str]) -> str | None:
+        """Lay or reveal (`what`: one of ACTIONS) what the game lays next; what happened,
+        for people, or None when there is nothing to do."""
+        return None
 
 
 class SimulatedScene:
@@ -34,21 +62,30 @@ class SimulatedScene:
     def __init__(
         self, light: str = "daylight", tray: SimulatedTray | None = None, nudge: bool = False
     ) -> None:
+        self.light = light
         self.tray = tray or SimulatedTray(light)
-        self.ring = SimulatedRing(light)
-        self.node = SimulatedNode(light)
         self.game = ""
         self.rng = random.Random()
         self.nudge = nudge
         self.camera = None  # the nudge in force: a 2x3 affine map of the frame, or None
         self._warped: tuple = (None, None, None)  # (picture, nudge, the picture seen) last
-        self._view = self.tray
-        self._round = None
+        # What the camera looks at: anything with `frame(i)`, the tray or a game's own
+        # picture; one with `own_camera` set nudges its camera itself.
+        self.view = self.tray
+        self._parts: dict[str, ScenePart] = {}  # game -> its part of the table
+        self._playing = ScenePart(self)  # the part of the game in play
+
+    def part(self, game: str) -> ScenePart:
+        """The game's part of the table (see ScenePart), made as it first comes."""
+        if game not in self._parts:
+            self._parts[game] = (catalogue.scene_part(game) or ScenePart)(self)
+        return self._parts[game]
 
     def frame(self, i: int):
-        if self._view is self.node:
-            return self._view.frame(i)  # the Node table nudges its own camera each game
-        return self._seen(self._view.frame(i))
+        view = self.view
+        if getattr(view, "own_camera", False):
+            return view.frame(i)
+        return self._seen(view.frame(i))
 
     def empty_tray(self):
         """The tray before this round's balls, as the camera sees it."""
@@ -74,26 +111,9 @@ class SimulatedScene:
         """A game comes to the table: its own pieces, nothing left from the one before."""
         if self.nudge:
             self._knock()
-        self.game, self._round = game, getattr(state, "round", None)
+        self.game, self._playing = game, self.part(game)
         self.tray.clear_cards()
-        if game == "color-milk":
-            self.tray.restore(self._balls_logged(state))
-        if game == "laser":
-            self.ring.start(state.round)
-        elif game == "node":
-            self.node.start(state)
-
-    def _balls_logged(self, state) -> list[str]:
-        """Color Milk: the balls this round's log holds lie in the tray still (a game
-        resumed mid-round, after a restart): in slot order, an unread one of any colour."""
-        from companion.games.color_milk.state import READING_PHASES
-
-        if state.phase not in READING_PHASES:
-            return []
-        slots = list(state.tray)
-        while slots and not slots[-1]:
-            slots.pop()
-        return [c or self.rng.choice(BALL_COLOURS) for c in slots]
+        self._playing.play(state)
 
     def _knock(self) -> None:
         import numpy as np
@@ -109,90 +129,12 @@ class SimulatedScene:
         )
 
     def follow(self, state, kinds: set[str]) -> None:
-        """The state changed (`kinds`: the readers it wants): a new round clears the table
-        as people would, and the camera looks where the readers do."""
-        if self.game == "laser":
-            if self.ring.round is not None and state.round > self.ring.round:
-                self.ring.next_round(state.round)
-                self.tray.lay(CENTRE, ())
-            elif state.phase in DEMONSTRATING and self.ring.demonstrated is None:
-                self.ring.demonstrate(_demonstrated(state))
-            # Before a later round's cards, people refill the ring (the camera checks it),
-            # then reveal: the picture turns to the centre with the first card.
-            refilling = "ring" in kinds and not self.ring.cards
-            self._view = self.tray if "cards" in kinds and not refilling else self.ring
-        elif self.game == "node":
-            self._view = self.node
-        else:
-            if getattr(state, "round", None) != self._round:
-                self._round = state.round
-                self.tray.clear_cards()
-            self._view = self.tray
+        """The state changed (`kinds`: the readers it wants): see ScenePart.follow."""
+        self._playing.follow(state, kinds)
 
     def act(self, what: str, state, kinds: set[str]) -> str:
         """Lay or reveal what the game in play lays next; what happened, for people."""
-        if what == "lay" and self.game == "color-milk":
-            return self._lay_prediction(state)
-        if what == "lay" and self.game == "node":
-            return self.node.lay(state)
-        if what == "reveal" and self.game == "color-milk":
-            return self._reveal_predictions()
-        if what == "reveal" and self.game == "laser":
-            return self._reveal_prism(state, kinds)
-        return "Nothing to lay or reveal on the table now."
-
-    def _lay_prediction(self, state) -> str:
-        for i, player in enumerate(state.players[:SEATS]):
-            zone = f"seat{i + 1}"
-            if not player.prediction and not self.tray.laid(zone):
-                self.tray.lay(zone, (BACK,))
-                return f"{player.name} lays a prediction card face down"
-        return "Every player has a prediction card laid."
-
-    def _reveal_predictions(self) -> str:
-        turned = 0
-        for i in range(SEATS):
-            zone = f"seat{i + 1}"
-            cards = self.tray.laid(zone)
-            if BACK in cards:
-                shown = [c for c in cards if c != BACK]
-                free = [c for c in BALL_COLOURS if c not in shown]
-                up = self.rng.sample(free, cards.count(BACK))
-                self.tray.lay(zone, [c if c != BACK else up.pop() for c in cards])
-                turned += 1
-        return f"{turned} prediction{'s' * (turned != 1)} turned face up"
-
-    def _reveal_prism(self, state, kinds: set[str]) -> str:
-        from collections import Counter
-
-        from companion.games.laser.board import COLOURS, FLOORS, TEAM
-        from companion.games.laser.sensing.cards import COPIES
-
-        if "cards" not in kinds:
-            return "The prism cards are revealed at the start of a round."
-        laid = self.ring.cards
-        if len(laid) >= state.n_cards:
-            return f"All {state.n_cards} prism cards are revealed."
-        if state.mode == TEAM:
-            counts = Counter(laid)
-            card = self.rng.choice([c for c in COLOURS if counts[c] < COPIES])
-        else:  # competitive cards show their floor too: "colour:floor", each card once
-            card = self.rng.choice(
-                [f"{c}:{f}" for c in COLOURS for f in FLOORS if f"{c}:{f}" not in laid]
-            )
-        self.ring.reveal(card)
-        self.tray.lay(CENTRE, self.ring.cards)
-        self._view = self.tray  # the camera turns to the centre, where the card lies
-        return f"A {card.replace(':', ' on ')} prism card is revealed"
-
-
-def _demonstrated(state):
-    """What the Laser players set out to do: the round's cards, on the floors entered."""
-    from companion.runtime.sim_ring import Demonstrated
-
-    board = state.board or state.last_board
-    floors = board[1] if board is not None else None
-    return Demonstrated(state.mode, tuple(state.cards), None if floors is None else tuple(floors))
+        return self._playing.act(what, state, kinds) or NOTHING
 
 
 class HandsWithScene:

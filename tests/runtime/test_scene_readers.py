@@ -15,17 +15,27 @@ from companion.game import GameConfig
 from companion.games.color_milk import GAME as MILK
 from companion.games.laser import GAME as LASER
 from companion.games.laser.events import BidPlaced, BoardEntered, CardRevealed
+from companion.games.laser.read_ring import RING
+from companion.games.laser.sim.ring import SimulatedRing
 from companion.games.node import GAME as NODE
 from companion.games.node.events import CardProposed, PlaceCard
 from companion.games.node.simtable import truth
 from companion.runtime import Runtime
-from companion.runtime.readers import HOW_TO_CALIBRATE
-from companion.runtime.sim_ring import SimulatedRing
 from companion.runtime.sim_scene import SimulatedScene
 from companion.session import Session
 from companion.store import GameLog
 
 WAIT = 90  # seconds: the first calibration of a rendered table, on a busy machine
+
+
+def ring_of(scene):
+    """The simulated table's Laser ring (Laser's part of the scene)."""
+    return scene.part("laser").ring
+
+
+def node_of(scene):
+    """The simulated table's Node table (Node's part of the scene)."""
+    return scene.part("node").node
 
 
 def table(tmp_path, game, config, **runtime):
@@ -51,13 +61,13 @@ def test_a_laser_board_revealed_and_laid_on_the_simulated_table_is_entered_by_th
         planning = rt.changed_to(lambda s: s.phase == "planning")
         for _ in range(2):  # the strip's "Reveal": a prism card in the centre, read there
             rt.simulated_hand("reveal")
-            revealed = len(rt.scene.ring.cards)
+            revealed = len(ring_of(rt.scene).cards)
             assert rt.changed_to(lambda s, n=revealed: len(s.cards) == n).wait(WAIT)
         assert planning.wait(5)
-        assert [c for c, _ in session.state.cards] == list(rt.scene.ring.cards)
+        assert [c for c, _ in session.state.cards] == list(ring_of(rt.scene).cards)
         entered = rt.changed_to(lambda s: s.board is not None)
         assert entered.wait(WAIT)  # the ring, read once the cards are out
-        board = rt.scene.ring.board
+        board = ring_of(rt.scene).board
         tiles, _floors, cat, supply = session.state.board
         assert tiles == tuple(None if t == "cat" else t for t in board.tiles)
         assert board.tiles[cat] == "cat"
@@ -72,7 +82,7 @@ def test_a_laser_board_revealed_and_laid_on_the_simulated_table_is_entered_by_th
 
 
 def test_the_next_rounds_ring_is_the_refilled_board():
-    from companion.runtime.sim_ring import Demonstrated
+    from companion.games.laser.sim.ring import Demonstrated
 
     ring = SimulatedRing(seed=3)
     ring.start()
@@ -105,7 +115,7 @@ def test_a_node_card_laid_on_the_simulated_table_reaches_the_session(tmp_path):
             news = rt.changed_to(lambda s, n=state.played: s.played > n or s.proposal)
             rt.simulated_hand("lay")  # the strip's "Lay card": the current player's next card
             assert news.wait(WAIT)
-            laid = rt.scene.node.table.cards[-1]
+            laid = node_of(rt.scene).table.cards[-1]
             reading = [e for e in events if isinstance(e, (PlaceCard, CardProposed))][-1]
             assert reading.player == state.current
             want = {
@@ -189,7 +199,7 @@ def test_a_real_camera_without_a_ring_calibration_says_how_to_calibrate_once(tmp
 
         for colour in ("red", "cyan"):
             rt.submit(CardSeen("centre", colour, 1.0))  # tapped in: the ring is wanted now
-        said = [HOW_TO_CALIBRATE["ring"]]
+        said = [RING.how_to]
         deadline = time.monotonic() + WAIT
         while time.monotonic() < deadline and not any(c.text in said for c in _texts(cues)):
             time.sleep(0.1)
@@ -207,7 +217,7 @@ def reveal_both(rt) -> None:
     """The strip's "Reveal" twice, each prism card read into the state before the next."""
     for _ in range(2):
         rt.simulated_hand("reveal")
-        revealed = len(rt.scene.ring.cards)
+        revealed = len(ring_of(rt.scene).cards)
         assert rt.changed_to(lambda s, n=revealed: len(s.cards) == n).wait(WAIT)
 
 
@@ -234,15 +244,15 @@ def test_a_new_laser_round_gathers_the_prism_cards_and_refills_the_ring():
     assert "revealed" in scene.act("reveal", state, reveal)
     assert scene.act("reveal", state, {"ring"}).startswith("The prism cards are revealed at")
     assert len(scene.tray.laid("centre")) == 1
-    first = scene.ring.board
+    first = ring_of(scene).board
     scene.follow(replace(state, phase="planning"), {"ring"})
-    assert scene.frame(0) is scene.ring.frame(0)  # ... then at the ring
-    assert scene.ring.board == first
-    cards = tuple((c, None) for c in scene.ring.cards) + (("blue", None),)
+    assert scene.frame(0) is ring_of(scene).frame(0)  # ... then at the ring
+    assert ring_of(scene).board == first
+    cards = tuple((c, None) for c in ring_of(scene).cards) + (("blue", None),)
     scene.follow(replace(state, phase="mixing", cards=cards), {"ring"})  # the pair mix ...
     scene.follow(replace(state, round=2), reveal)
-    assert scene.ring.round == 2 and scene.ring.board != first  # ... and the table changed
-    assert scene.tray.laid("centre") == () and scene.ring.cards == ()
+    assert ring_of(scene).round == 2 and ring_of(scene).board != first  # ... and the table changed
+    assert scene.tray.laid("centre") == () and ring_of(scene).cards == ()
 
 
 @pytest.mark.slow
@@ -253,9 +263,9 @@ def test_competitive_prism_cards_revealed_by_the_strip_are_read_with_their_floor
     try:
         for _ in range(2):
             rt.simulated_hand("reveal")
-            revealed = len(rt.scene.ring.cards)
+            revealed = len(ring_of(rt.scene).cards)
             assert rt.changed_to(lambda s, n=revealed: len(s.cards) == n).wait(WAIT)
-        laid = [tuple(card.split(":")) for card in rt.scene.ring.cards]
+        laid = [tuple(card.split(":")) for card in ring_of(rt.scene).cards]
         assert all(len(card) == 2 for card in laid)  # each competitive card shows its floor
         assert list(session.state.cards) == laid
     finally:
@@ -284,7 +294,7 @@ def test_a_later_laser_round_checks_the_refill_then_reads_the_cards(tmp_path):
         assert eventually(lambda: RefillSeen("ready") in events, WAIT)  # the ring, refilled
         reveal_both(rt)  # then the prism cards, read by the camera a moment after they lie
         assert eventually(
-            lambda: [c for c, _ in session.state.cards] == list(rt.scene.ring.cards), WAIT
+            lambda: [c for c, _ in session.state.cards] == list(ring_of(rt.scene).cards), WAIT
         )
     finally:
         rt.close()
@@ -298,15 +308,15 @@ def _laser_round(scene, state, submit, claim_if_impossible=True):
     from companion.events import TimerExpired
     from companion.games.laser.board import COLOURS
     from companion.games.laser.events import CardRevealed, ImpossibleClaimed, RoundResult
+    from companion.games.laser.sim.ring import DEFAULT_FLOORS
     from companion.games.laser.solver import solve
-    from companion.runtime.sim_ring import DEFAULT_FLOORS
 
     for _ in range(2):
         scene.act("reveal", state(), {"cards"})
-    for card in scene.ring.cards:
+    for card in ring_of(scene).cards:
         colour, _, floor = card.partition(":")
         submit(CardRevealed(colour, floor))
-    ring = scene.ring.board
+    ring = ring_of(scene).board
     tiles = tuple(None if t == "cat" else t for t in ring.tiles)
     spares = tuple(ring.spares[c] for c in COLOURS)
     submit(BoardEntered(tiles, ring.tiles.index("cat"), spares, DEFAULT_FLOORS))
@@ -328,7 +338,7 @@ def test_a_simulated_competitive_game_is_played_to_15_without_typing_a_board(see
 
     scene = SimulatedScene()
     scene.rng.seed(seed)
-    scene.ring.rng.seed(seed)
+    ring_of(scene).rng.seed(seed)
     game = {"state": LASER.initial_state(GameConfig(("Ann", "Bo"), {"mode": "competitive"}))}
 
     def submit(event):
@@ -340,7 +350,7 @@ def test_a_simulated_competitive_game_is_played_to_15_without_typing_a_board(see
     scene.follow(game["state"], {"cards"})
     done, figures = [], []
     while not game["state"].over and len(done) < 12:
-        figures.append(sum(t not in (None, "cat") for t in scene.ring.board.tiles))
+        figures.append(sum(t not in (None, "cat") for t in ring_of(scene).board.tiles))
         done.append(_laser_round(scene, lambda: game["state"], submit))
     assert game["state"].over, (done, figures, game["state"].scores)
     assert max(game["state"].scores) >= 15
@@ -356,15 +366,15 @@ def test_a_round_ended_by_an_undisputed_impossible_claim_leaves_the_ring_as_it_w
     state = LASER.initial_state(GameConfig(("Ann", "Bo", "Cy"), {"mode": "team"}))
     scene.play("laser", state)
     for card in ("red", "red"):
-        scene.ring.reveal(card)
+        ring_of(scene).reveal(card)
         state, _ = LASER.apply(state, CardRevealed(card))
-    before = scene.ring.board
+    before = ring_of(scene).board
     for event in (ImpossibleClaimed("Ann"), None):
         event = event or TimerExpired(LASER.timer(state).key)
         state, _ = LASER.apply(state, event)
         scene.follow(state, {"ring"})
     assert state.round == 2
-    assert scene.ring.round == 2 and scene.ring.board == before  # nobody moved a figure
+    assert ring_of(scene).round == 2 and ring_of(scene).board == before  # nobody moved a figure
 
 
 @pytest.mark.slow
@@ -384,7 +394,7 @@ def test_after_an_undisputed_impossible_claim_the_next_prism_cards_are_read(tmp_
         assert session.state.round == 2 and session.state.phase == "reveal"
         assert eventually(lambda: RefillSeen("ready") in events, WAIT), events
         reveal_both(rt)  # the camera reads them: nothing to tap
-        assert [c for c, _ in session.state.cards] == list(rt.scene.ring.cards)
+        assert [c for c, _ in session.state.cards] == list(ring_of(rt.scene).cards)
         assert session.state.phase == "planning"
     finally:
         rt.close()
@@ -396,8 +406,8 @@ def test_a_competitive_game_on_the_simulated_table_is_played_to_15_by_the_camera
     them, the ring and each refill; the players bid the cheapest solution and do it."""
     from companion.events import TimerExpired
     from companion.games.laser.events import ImpossibleClaimed, RoundResult
+    from companion.games.laser.sim.ring import DEFAULT_FLOORS
     from companion.games.laser.solver import solve
-    from companion.runtime.sim_ring import DEFAULT_FLOORS
 
     rt, session, events, _cues = table(
         tmp_path, LASER, GameConfig(("Ann", "Bo"), {"mode": "competitive", "cards": 2})
@@ -408,7 +418,7 @@ def test_a_competitive_game_on_the_simulated_table_is_played_to_15_by_the_camera
             assert session.state.round <= 12, session.state.scores
             for _ in range(2):
                 rt.simulated_hand("reveal")
-                n = len(rt.scene.ring.cards)
+                n = len(ring_of(rt.scene).cards)
                 assert rt.changed_to(lambda s, n=n: len(s.cards) == n).wait(WAIT), events[-3:]
             known = rt.changed_to(lambda s: s.board is not None or s.proposed_board is not None)
             assert known.wait(WAIT)

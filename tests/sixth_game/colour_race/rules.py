@@ -1,5 +1,6 @@
 """Colour Race rules: players roll in turn; red 1, yellow 2, blue 3 points; first to 10.
-Each turn has a 30 s clock; when it runs out the turn passes."""
+Each turn has a 30 s clock; when it runs out the turn passes. The camera may read the die
+as it lands in its tray (camera.py): the roll of the player whose turn it is."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from dataclasses import dataclass, replace
 from companion import cues as c
 from companion.errors import IllegalMove, UsageError
 from companion.events import Event, TimerExpired, event
-from companion.game import GameBase, GameConfig, TimerSpec
+from companion.game import GameBase, GameConfig, ReaderSpec, TimerSpec
 
 POINTS = {"red": 1, "yellow": 2, "blue": 3}
 GOAL = 10
@@ -18,6 +19,13 @@ TURN_SECONDS = 30
 @event("colour_race")
 class Roll(Event):
     player: str
+    colour: str
+
+
+@event("colour_race")
+class DieSeen(Event):
+    """The camera saw the die land in its tray, this face up."""
+
     colour: str
 
 
@@ -76,6 +84,16 @@ class ColourRace(GameBase):
 
     def is_over(self, state: RaceState) -> bool:
         return max(state.points) >= GOAL
+
+    def interpret(self, state: RaceState, reading: Event, memory):
+        if isinstance(reading, DieSeen):  # the die read: the roll of whoever's turn it is
+            return (
+                (Roll(state.current, reading.colour),) if not self.is_over(state) else ()
+            ), memory
+        return (reading,), memory
+
+    def readers(self, state: RaceState) -> tuple[ReaderSpec, ...]:
+        return () if self.is_over(state) else (ReaderSpec("die", f"turn {state.turn}"),)
 
     def timer(self, state: RaceState) -> TimerSpec | None:
         if self.is_over(state):

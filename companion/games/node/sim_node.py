@@ -1,8 +1,9 @@
-"""The simulated Node table as the camera sees it (companion.games.node.simtable), with a
-scripted hand of cards for each player: "lay card" puts the current player's next card that
-fits where the rules allow it, a little off the grid and askew as people lay cards. Each
-game the camera has been nudged a little since the set-up (the reader finds the mat anew).
-The picture is drawn again only when a card was laid."""
+"""The simulated Node table of the app's simulated camera (Node's part of it: camera.py), as
+the camera sees it (simtable.py), with a scripted hand of cards for each player: "lay card"
+puts the current player's next card that fits where the rules allow it, a little off the
+grid and askew as people lay cards. Each game the camera has been nudged a little since the
+set-up (the reader finds the mat anew). The picture is drawn again only when a card was
+laid."""
 
 from __future__ import annotations
 
@@ -14,13 +15,15 @@ CARD = (2, 3)  # nodes down and across: the only card the simulated table draws
 
 
 class SimulatedNode:
+    own_camera = True  # nudged anew each game by the table itself (see start)
+
     def __init__(self, light: str = "daylight", seed: int = 0) -> None:
         from vision.render.node import default_layout
 
         self.light, self.seed = light, seed
         self.layout = default_layout()
         self.rng = random.Random(seed)
-        self.table = None  # companion.games.node.simtable.SimulatedNodeTable
+        self.table = None  # simtable.SimulatedNodeTable
         self.hands: dict[str, list[tuple[str, ...]]] = {}
         self.games = 0  # games started: a new table is drawn afresh
         self._lock = threading.Lock()
@@ -31,8 +34,9 @@ class SimulatedNode:
         """A new game: an empty table of the game's size, a fresh hand for everyone."""
         import numpy as np
 
-        from companion.games.node.simtable import SimulatedNodeTable, nudge
         from vision.render.node import default_layout
+
+        from .simtable import SimulatedNodeTable, nudge
 
         with self._lock:
             self.layout = default_layout(state.width, state.height)  # as set up
@@ -43,7 +47,7 @@ class SimulatedNode:
 
     def lay(self, state) -> str:
         """Lay the current player's next card that fits; what happened, for people."""
-        from companion.games.node.rules import GAME
+        from .rules import GAME
 
         if state.over:
             return "The game is over: no more cards to lay."

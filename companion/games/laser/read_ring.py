@@ -1,7 +1,8 @@
-"""The Laser ring reader's adapter (see companion.runtime.readers): a RingRead for each
-stable reading of the ring, that is one seen the same in `STEADY` frames in a row with no
-hand over the ring, and only when it differs from the last one posted (a new spec key, a new
-round, posts it again): the game's interpret gets news, not a stream of repeats.
+"""The Laser ring reader's adapter (see companion.runtime.readers; Laser's camera module
+brings it): a RingRead for each stable reading of the ring, that is one seen the same in
+`STEADY` frames in a row with no hand over the ring, and only when it differs from the last
+one posted (a new spec key, a new round, posts it again): the game's interpret gets news,
+not a stream of repeats.
 
 The reader finds the ring as laid for the game on its empty frame (tiles and colour cards
 with nothing on them): the simulated table draws it; with a real camera it is the first
@@ -12,11 +13,21 @@ from __future__ import annotations
 
 import functools
 
+from companion import paths
 from companion.game import ReaderSpec
-from companion.runtime.read_balls import STALE_FRAMES
-from companion.runtime.readers import Setup
+from companion.runtime.readers import STALE_FRAMES, CalibrationFile, Setup
+
+from .rules import GAME
+from .sensing.ring import ring_read
 
 STEADY = 2  # frames in a row that must agree (a figure being put down, a hand leaving)
+RING = CalibrationFile(
+    "ring",
+    "Laser ring",
+    lambda file: paths.ring_calibration_path(file.parent),
+    "The camera does not know the Laser ring yet: enter the board by touch, and "
+    "set the ring up in Settings, Camera set-up.",
+)
 
 
 @functools.cache
@@ -34,7 +45,7 @@ def ring_calibration(setup: Setup):
 
         return load(path)
 
-    return setup.calibration("ring", rendered_ring_calibration, real)
+    return setup.calibration(RING, rendered_ring_calibration, real)
 
 
 class RingAdapter:
@@ -80,8 +91,6 @@ class RingAdapter:
         if self._seen < STEADY or (spec.key, gist) == self._posted:
             return []
         self._posted = (spec.key, gist)
-        from companion.games.laser.sensing import ring_read
-
         return [ring_read(reading)]
 
     def _open(self) -> bool:
@@ -106,7 +115,7 @@ class RingAdapter:
         from vision.layout import CameraMoved
 
         scene = self.setup.scene
-        empty = scene.ring.empty_frame() if scene is not None else image
+        empty = scene.part(GAME.name).ring.empty_frame() if scene is not None else image
         try:
             self.reader.find(empty)
         except CameraMoved as exc:

@@ -1,15 +1,14 @@
-"""The simulated Laser table: the ring of floor tiles as the camera sees it
-(vision.render.ring), with the round's prism cards in its middle.
+"""The simulated Laser table of the app's simulated camera (Laser's part of it: camera.py):
+the ring of floor tiles as the camera sees it (vision.render.ring), with the round's prism
+cards in its middle.
 
 A game starts as the rulebook sets it up (full colour cards, a figure on every tile but the
-cat's). The
-table changes only as people would change it: in a round with a demonstration (the team's
-mixing, the lowest bidder's demonstration, the proof of an Impossible! claim) the players
-play the cheapest solution of the round's prism cards by the rules (none if the cards cannot
-be done), and the figures removed go back as the rulebook's refill says
-(companion.games.laser.refill). A round without one (an Impossible! claim nobody disputed)
-leaves the table as it was. The picture is drawn again only when the board or the cards
-changed.
+cat's). The table changes only as people would change it: in a round with a demonstration
+(the team's mixing, the lowest bidder's demonstration, the proof of an Impossible! claim)
+the players play the cheapest solution of the round's prism cards by the rules (none if the
+cards cannot be done), and the figures removed go back as the rulebook's refill says
+(refill.py). A round without one (an Impossible! claim nobody disputed) leaves the table as
+it was. The picture is drawn again only when the board or the cards changed.
 """
 
 from __future__ import annotations
@@ -18,7 +17,7 @@ import random
 import threading
 from dataclasses import dataclass
 
-from companion.games.laser.board import (
+from ..board import (
     CARD_CAPACITY,
     COLOURS,
     COMPETITIVE,
@@ -26,7 +25,7 @@ from companion.games.laser.board import (
     FLOORS,
     TILES,
 )
-from companion.games.laser.refill import Table, refill
+from ..refill import Table, refill
 
 CARD_SIZE = (44, 62)  # pixels of a prism card in the ring's middle (display only)
 # Competitive floors when the game has none entered yet: the box's four of each, in a row.
@@ -146,10 +145,11 @@ def _lay_cards(picture, cards) -> None:
 def _played(table: Table, what: Demonstrated | None) -> tuple[Table, list[int]]:
     """The table after the demonstration's moves, and the figures they removed in order."""
     from companion.errors import UsageError
-    from companion.games.laser.board import Card, Position
-    from companion.games.laser.competitive import PROPOSAL_WORK
-    from companion.games.laser.solver import solve
-    from companion.games.laser.solver.limit import Limit
+
+    from ..board import Card, Position
+    from ..competitive import PROPOSAL_WORK
+    from ..solver import solve
+    from ..solver.limit import Limit
 
     if what is None or not what.cards:
         return table, []

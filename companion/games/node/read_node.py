@@ -1,20 +1,39 @@
-"""The Node placement reader's adapter (see companion.runtime.readers): the table is watched
-for steady frames (vision.node.watch), each compared with the table as last read; a card laid
-since becomes a CardRead for Node's interpret (placed, or to confirm with the reason). The
-mat's lattice is found anew whenever watching begins (a game's first frame): when it cannot
-be, the camera has moved, which is said once, and the cards are entered by touch until it
-is found again."""
+"""The Node placement reader's adapter (see companion.runtime.readers; Node's camera module
+brings it): the table is watched for steady frames (vision.node.watch), each compared with
+the table as last read; a card laid since becomes a CardRead for Node's interpret (placed,
+or to confirm with the reason). The mat's lattice is found anew whenever watching begins (a
+game's first frame): when it cannot be, the camera has moved, which is said once, and the
+cards are entered by touch until it is found again."""
 
 from __future__ import annotations
 
+from companion import paths
 from companion.cues import Announce
 from companion.game import ReaderSpec
-from companion.runtime.readers import Setup
+from companion.runtime.readers import CalibrationFile, Setup
+
+from .events import CardRead
+from .rules import GAME
+
+NODE = CalibrationFile(
+    "node",
+    "Node table",
+    lambda file: paths.node_calibration_path(file.parent),
+    "The camera does not know the Node table yet: enter the cards by touch, and "
+    "set the table up in Settings, Camera set-up.",
+)
+
+
+def simulated_table(setup: Setup):
+    """The simulated Node table the camera looks at (companion.games.node.sim_node), or
+    None with a real camera."""
+    return setup.scene.part(GAME.name).node if setup.scene is not None else None
 
 
 def node_calibration(setup: Setup):
     """The real table's calibration, or the simulated table's for its present layout."""
-    layout = setup.scene.node.layout if setup.scene is not None else None
+    table = simulated_table(setup)
+    layout = table.layout if table is not None else None
 
     def simulated():
         from vision.render.node import rendered_node_calibration
@@ -26,7 +45,7 @@ def node_calibration(setup: Setup):
 
         return NodeCalibration.load(path)
 
-    return setup.calibration("node", simulated, real, variant=layout)
+    return setup.calibration(NODE, simulated, real, variant=layout)
 
 
 class NodeAdapter:
@@ -43,15 +62,13 @@ class NodeAdapter:
     def want(self, spec: ReaderSpec | None) -> None:
         if spec is None or self._spec is None:
             self._fresh = True  # not watched in between: start again from what lies there
-            scene = self.setup.scene
+            table = simulated_table(self.setup)
             # the simulated table as the reader was wanted: a card laid while the reader
             # was still being calibrated is news, as the balls rolled in meanwhile are
-            self._laid = scene.node.laid() if scene is not None else 0
+            self._laid = table.laid() if table is not None else 0
         self._spec = spec
 
     def read(self, image) -> list:
-        from companion.games.node.events import CardRead
-
         if self._spec is None:
             return []
         calibration = node_calibration(self.setup)  # (known after the first time)
@@ -66,8 +83,8 @@ class NodeAdapter:
             self.watcher, self._calibration, self._fresh = NodeWatcher(reader), calibration, True
         if self._fresh:
             self._fresh = False
-            scene = self.setup.scene
-            self.watcher.reset(scene.node.picture(self._laid) if scene is not None else image)
+            table = simulated_table(self.setup)
+            self.watcher.reset(table.picture(self._laid) if table is not None else image)
         readings = self.watcher.feed(image)
         if self.watcher.moved != self._told_moved:
             self._told_moved = self.watcher.moved

@@ -1,6 +1,6 @@
-"""The camera link's ring adapter: it finds the ring on the game's empty ring (the simulated
-table's, or a real camera's first view of the ring empty), then posts Laser's RingRead for a
-steady reading only."""
+"""Laser's ring adapter for the camera link: it finds the ring on the game's empty ring (the
+simulated table's, or a real camera's first view of the ring empty), then posts Laser's
+RingRead for a steady reading only."""
 
 import json
 import random
@@ -10,10 +10,10 @@ import pytest
 from companion import paths
 from companion.cues import Announce
 from companion.game import ReaderSpec
+from companion.games.laser.read_ring import WAITING, RingAdapter
 from companion.games.laser.sensing.ring import RingRead
-from companion.runtime.read_ring import WAITING, RingAdapter
+from companion.games.laser.sim.ring import SimulatedRing
 from companion.runtime.readers import Setup
-from companion.runtime.sim_ring import SimulatedRing
 from vision.render.ring import render_ring, ring_calibration
 from vision.render.ring_board import EMPTY_BOARD, random_board
 from vision.ring.calibration import to_json
@@ -22,9 +22,15 @@ SPEC = ReaderSpec("ring", "round 1")
 
 
 class Scene:
+    """A simulated table with Laser's part only: the ring."""
+
     def __init__(self) -> None:
         self.ring = SimulatedRing("daylight", seed=3)
         self.ring.start()
+
+    def part(self, game: str):
+        assert game == "laser"
+        return self
 
 
 def adapter(tmp_path, scene=None) -> tuple[RingAdapter, list]:
