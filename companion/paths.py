@@ -36,14 +36,10 @@ def on_screen_path(directory: Path) -> Path:
     return Path(directory) / "on-screen"
 
 
-def ring_calibration_path(directory: Path) -> Path:
-    """The Laser ring's calibration, beside the ball camera's (vision.doctor.calibration_path)."""
-    return Path(directory) / "ring-calibration.json"
-
-
-def node_calibration_path(directory: Path) -> Path:
-    """The Node table's calibration, beside the ball camera's."""
-    return Path(directory) / "node-calibration.json"
+def calibration_path(directory: Path, table: str) -> Path:
+    """The calibration of a table a game reads with a reader of its own, beside the ball
+    camera's (vision.doctor.calibration_path)."""
+    return Path(directory) / f"{table}-calibration.json"
 
 
 @contextlib.contextmanager

@@ -63,7 +63,7 @@ def test_the_simulated_ring_is_found_on_its_empty_ring_and_read(tmp_path):
 
 @pytest.fixture
 def real_calibration(tmp_path):
-    path = paths.ring_calibration_path(tmp_path)
+    path = paths.calibration_path(tmp_path, "ring")
     path.write_text(json.dumps(to_json(ring_calibration())))
     return path
 

@@ -263,7 +263,7 @@ def test_the_laser_ring_set_by_finger_reads_a_rendered_ring(opened):
     assert said.startswith("Learnt red, yellow, green, cyan, blue, magenta, cat."), said
     assert "Every colour known" in said
     finger.button("Accept")
-    cal = load(paths.ring_calibration_path(ctx.data_dir))
+    cal = load(paths.calibration_path(ctx.data_dir, "ring"))
     reader = RingReader(cal)
     right = asked = 0
     for seed in range(4):
@@ -290,7 +290,7 @@ def test_the_node_table_set_by_finger_reads_a_rendered_card(opened):
     setup = screen.setup
     assert screen.stepper_text == ""  # nothing to step: the lattice is found, not measured
     finger.button("Accept")
-    path = paths.node_calibration_path(ctx.data_dir)
+    path = paths.calibration_path(ctx.data_dir, "node")
     cal = NodeCalibration.load(path)
     card = LaidCard((("red", "green", "blue"), ("yellow", "purple", "red")), 5, 7)
     before, after = render_node_table([], "daylight", 11), render_node_table([card], "daylight", 11)

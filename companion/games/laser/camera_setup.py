@@ -133,7 +133,7 @@ TABS = (
         "ring",
         "Laser ring",
         lambda data_dir, frame_size, _simulated: RingSetup(
-            paths.ring_calibration_path(data_dir), frame_size
+            paths.calibration_path(data_dir, "ring"), frame_size
         ),
         lay="a figure on tiles 1-6 (R Y G C B M) and the cat on tile 7",
     ),

@@ -24,7 +24,7 @@ STEADY = 2  # frames in a row that must agree (a figure being put down, a hand l
 RING = CalibrationFile(
     "ring",
     "Laser ring",
-    lambda file: paths.ring_calibration_path(file.parent),
+    lambda file: paths.calibration_path(file.parent, "ring"),
     "The camera does not know the Laser ring yet: enter the board by touch, and "
     "set the ring up in Settings, Camera set-up.",
 )

@@ -189,7 +189,7 @@ TABS = (
         "node",
         "Node table",
         lambda data_dir, frame_size, simulated: NodeSetup(
-            paths.node_calibration_path(data_dir), frame_size, simulated
+            paths.calibration_path(data_dir, "node"), frame_size, simulated
         ),
         lay="one card",
         naming="Tap each node until it shows its colour (- : leave it out)",

@@ -18,7 +18,7 @@ from .rules import GAME
 NODE = CalibrationFile(
     "node",
     "Node table",
-    lambda file: paths.node_calibration_path(file.parent),
+    lambda file: paths.calibration_path(file.parent, "node"),
     "The camera does not know the Node table yet: enter the cards by touch, and "
     "set the table up in Settings, Camera set-up.",
 )
