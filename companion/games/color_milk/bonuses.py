@@ -121,7 +121,7 @@ def needs_tally(state: MilkState) -> bool:
 
 def settle_warriors(state: MilkState, cues: list[c.Cue]) -> tuple[MilkState, tuple[str, ...]]:
     """Board 5's warriors check: the fewest lose a pencil now; the most (returned) colour
-    one cell, which the rules wait for (rounds.check_warriors)."""
+    one cell, which the rules wait for (rounds.after_remix_or_tally)."""
     most, least = boards.most_and_least({p.name: p.count("warriors") for p in state.players})
     if not most:
         cues.append(c.Announce("Warriors: everyone has the same number; nothing happens."))

@@ -103,7 +103,7 @@ def finish_round(state: MilkState, ev: ButtonPressed):
     return new_round(replace(state, mill=mill), [])
 
 
-def warriors_step(state: MilkState, ev: ButtonPressed):
+def after_remix_or_tally(state: MilkState, ev: ButtonPressed):
     """Next after the remix or the tally. Board 5 (not solo) checks the warriors before
     every remix and at the end. The players with most colour one cell at once, and it may
     bring coins: the "warriors" phase waits for those taps before the next round starts or

@@ -60,8 +60,8 @@ STEPS: dict[tuple[str, Any], Step] = {
     ("colour", NEXT): rounds.finish_round,
     # the remix, the end bonuses and board 5's warriors
     ("remix", BallPassed): readings.last_five_passed,
-    ("remix", NEXT): rounds.warriors_step,
-    ("tally", NEXT): rounds.warriors_step,
+    ("remix", NEXT): rounds.after_remix_or_tally,
+    ("tally", NEXT): rounds.after_remix_or_tally,
     ("warriors", NEXT): rounds.warriors_done,
     # what the boards' artwork pays, tapped in any phase
     (ANY, Tally): bonuses.tally,
