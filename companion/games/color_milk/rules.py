@@ -1,40 +1,34 @@
 """Color Milk rules: rounds of five phases around the mill, for boards 1-6 and solo.
 
-Phases of a round: "predict" (cards face down), "mill" (balls roll out; beam and camera
-report them), "check" (all five balls known, waiting for predictions to be revealed), then
-the check itself, "choose" (leader first, clockwise, one of the first three balls) and
-"colour" (players colour and tap their coins and pencils; "next" finishes the round).
+Color Milk's rules as one flow: the phases below, and STEPS, the one table that says which
+step takes each event in each phase. The steps are plain functions `(state, event) ->
+(state, cues)` over the frozen MilkState (state.py), in modules by concern: readings.py
+(balls crossing the beam and seen in the tray), predictions.py (the cards revealed and
+their check), rounds.py (choosing, and "next" ending the round) and bonuses.py (what the
+boards pay, in any phase, and the end bonuses).
+
+predict (cards face down) -> mill (balls roll out; beam and camera report them) -> check
+(all five balls known, waiting for predictions to be revealed; then the check itself) ->
+choose (leader first, clockwise, one of the first three balls) -> colour (players colour
+and tap their coins and pencils; "next" finishes the round) -> predict ...
 Between cycles of the mill there is "remix"; boards with end bonuses have "tally" before
 "over". On board 5 a "warriors" step follows the remix or the tally when someone has the
 most warriors: the extra cell they colour may bring coins, tapped before play goes on.
-
-The state is in state.py, the balls' readings in readings.py and the board bonuses in
-bonuses.py; this class holds the round's flow: predictions and their check, choosing,
-finishing rounds and reading the state.
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from companion import cues as c
 from companion.errors import IllegalMove, UsageError
 from companion.events import BallPassed, BallSeen, ButtonPressed, Event
 from companion.game import GameBase, GameConfig
-from companion.games.color_milk import boards, cards
-from companion.games.color_milk.bonuses import Bonuses
+from companion.games.color_milk import boards, bonuses, cards, predictions, readings, rounds
 from companion.games.color_milk.cards import CardsToConfirm
 from companion.games.color_milk.events import Choose, Count, KingsTower, Predict, Tally
-from companion.games.color_milk.mill import (
-    BALLS_PER_ROUND,
-    COLOURS,
-    FULL_MILL,
-    ROUNDS_PER_CYCLE,
-    counts_of,
-    minus,
-)
-from companion.games.color_milk.readings import Readings
+from companion.games.color_milk.mill import COLOURS
 from companion.games.color_milk.state import (
     DEFAULT_ASK_THRESHOLD,
     DEFAULT_FAILED_PENCIL_EVERY,
@@ -44,15 +38,56 @@ from companion.games.color_milk.state import (
     TABLE_WIDE_OPTIONS,
     MilkState,
     PlayerState,
-    RoundRecord,
-    bump,
-    phase_cue,
 )
 from companion.players import Seating
 from companion.words import not_used
 
+Step = Callable[[MilkState, Any], tuple[MilkState, Sequence[c.Cue]]]
+ANY = "any phase"  # a row for the phases that have none of their own for that event
+NEXT = ButtonPressed("next")
 
-class ColorMilk(Readings, Bonuses, GameBase):
+# (phase, event) -> the step that takes it. A button is keyed by which button it is, any
+# other event by its type. Rows are tried for the phase, then for ANY.
+STEPS: dict[tuple[str, Any], Step] = {
+    # the round's five balls and the predictions, until the check
+    **{(phase, BallPassed): readings.ball_passed for phase in READING_PHASES},
+    **{(phase, BallSeen): readings.ball_seen for phase in READING_PHASES},
+    **{(phase, Predict): predictions.predict for phase in READING_PHASES},
+    # choosing, then "next" through the end of the round
+    ("choose", Choose): rounds.choose,
+    ("choose", BallPassed): readings.ball_passed_after_five,
+    ("colour", BallPassed): readings.ball_passed_after_five,
+    ("colour", NEXT): rounds.finish_round,
+    # the remix, the end bonuses and board 5's warriors
+    ("remix", BallPassed): readings.last_five_passed,
+    ("remix", NEXT): rounds.after_remix_or_tally,
+    ("tally", NEXT): rounds.after_remix_or_tally,
+    ("warriors", NEXT): rounds.warriors_done,
+    # what the boards' artwork pays, tapped in any phase
+    (ANY, Tally): bonuses.tally,
+    (ANY, Count): bonuses.count,
+    (ANY, KingsTower): bonuses.kings_tower,
+    # the camera's question about revealed cards (cards.ask refuses it outside "check")
+    (ANY, CardsToConfirm): cards.ask,
+    # refused in every other phase, with the reason
+    (ANY, BallPassed): readings.refuse_ball_passed,
+    (ANY, BallSeen): readings.refuse_ball_seen,
+    (ANY, Predict): predictions.refuse_predict,
+    (ANY, Choose): rounds.refuse_choose,
+    (ANY, NEXT): rounds.refuse_next,
+    (ANY, ButtonPressed): rounds.refuse_button,  # any other button
+}
+
+
+def step_for(state: MilkState, event: Event) -> Step | None:
+    kind = event if isinstance(event, ButtonPressed) else type(event)
+    for key in ((state.phase, kind), (ANY, kind), (ANY, type(event))):
+        if key in STEPS:
+            return STEPS[key]
+    return None
+
+
+class ColorMilk(GameBase):
     name = "color-milk"
     title = "Color Milk"
     min_players = 1
@@ -91,231 +126,22 @@ class ColorMilk(Readings, Bonuses, GameBase):
             leader=leader,
         )
 
-    # the one door ----------------------------------------------------------------------
+    # changing --------------------------------------------------------------------------
     def apply(self, state: MilkState, event: Event) -> tuple[MilkState, tuple[c.Cue, ...]]:
         if state.phase == "over":
             raise IllegalMove("the game is over")
-        handler = {
-            BallSeen: self._ball_seen,
-            BallPassed: self._ball_passed,
-            Predict: self._predict,
-            Choose: self._choose,
-            ButtonPressed: self._button,
-            Tally: self._tally,
-            Count: self._count,
-            KingsTower: self._kings_tower,
-            CardsToConfirm: cards.ask,
-        }.get(type(event))
-        if handler is None:
+        step = step_for(state, event)
+        if step is None:
             raise IllegalMove(not_used("Color Milk", event))
-        new, cues = handler(state, event)
+        new, cues = step(state, event)
         return new, tuple(cues)
 
-    # predictions ------------------------------------------------------------------------
-    def _predict(self, state: MilkState, ev: Predict):
-        p = state.player(ev.player)
-        if state.phase not in READING_PHASES:
-            raise IllegalMove("predictions are already checked this round")
-        colours = tuple(ev.colours)
-        for col in colours:
-            if col not in COLOURS:
-                raise IllegalMove(f"{col!r} is not a prediction card ({', '.join(COLOURS)})")
-        if len(set(colours)) != len(colours):
-            raise IllegalMove("each player has one card per colour: no colour twice")
-        if not 1 <= len(colours) <= 5:
-            raise IllegalMove("a prediction is 1 to 5 cards")
-        need = {"": None, "double": 2, "triple": 3}
-        if ev.zone not in need:
-            raise IllegalMove(f"zone must be double or triple, not {ev.zone!r}")
-        if need[ev.zone] is not None and len(colours) != need[ev.zone]:
-            raise IllegalMove(f"a {ev.zone} prediction is exactly {need[ev.zone]} cards")
-        colours = tuple(sorted(colours, key=COLOURS.index))
-        new = state.with_player(replace(p, prediction=colours, zone=ev.zone))
-        return self._maybe_check(new, [])
-
-    def _maybe_check(self, state: MilkState, cues: list[c.Cue]):
-        if "" in state.tray or state.asks:
-            return state, cues
-        if any(not p.prediction for p in state.players):
-            if state.phase != "check":
-                state = replace(state, phase="check")
-                missing = ", ".join(p.name for p in state.players if not p.prediction)
-                cues.append(c.PhaseStarted("check"))
-                cues.append(c.Announce(f"All 5 balls are out. Reveal predictions: {missing}."))
-            return state, cues
-        return self._check(state, cues)
-
-    def _check(self, state: MilkState, cues: list[c.Cue]):
-        out = set(state.tray)
-        right = []
-        players = []
-        for p in state.players:
-            ok = set(p.prediction) <= out
-            p = replace(p, fulfilled=ok)
-            if ok:
-                right.append(p.name)
-                p, words = self._zone_bonus(state.board, p)
-                cues.append(c.Announce(f"{p.name}: prediction fulfilled{words}."))
-            else:
-                p = replace(p, failed=p.failed + 1)
-                every = state.failed_pencil_every
-                if every and p.failed % every == 0:
-                    p = replace(p, pencils=p.pencils + 1)
-                    words = " — bonus pencil of any colour"
-                else:
-                    words = ""
-                cues.append(c.Announce(f"{p.name}: prediction missed{words}."))
-            players.append(p)
-        state = replace(state, players=tuple(players), row=state.tray, phase="choose", chooser=0)
-        cues.append(phase_cue("choose", state, state.chooser_name))
-        return state, cues
-
-    # choosing -------------------------------------------------------------------------
-    def _choose(self, state: MilkState, ev: Choose):
-        if state.phase != "choose":
-            raise IllegalMove("it is not time to choose balls")
-        who = state.chooser_name
-        if ev.player != who:
-            state.player(ev.player)
-            raise IllegalMove(f"it is {who}'s turn to choose a ball")
-        p = state.player(who)
-        slots = tuple(ev.slots)
-        if len(set(slots)) != len(slots):
-            raise IllegalMove("the same ball cannot be taken twice")
-        if ev.bonus == "":
-            if len(slots) != 1 or not 0 <= slots[0] < 3:
-                raise IllegalMove("take one of the first three balls of the row")
-        elif ev.bonus in ("any1", "any2"):
-            if state.board != 5:
-                raise IllegalMove("taking any ball is a board 5 prediction bonus")
-            if p.token(ev.bonus) < 1:
-                raise IllegalMove(f"{who} has no unused {ev.bonus} bonus")
-            want = 1 if ev.bonus == "any1" else 2
-            if len(slots) != want or not all(0 <= s < len(state.row) for s in slots):
-                raise IllegalMove(f"this bonus takes exactly {want} of the five balls")
-            p = replace(p, tokens=bump(p.tokens, ev.bonus, -1))
-        else:
-            raise IllegalMove(f"unknown choice bonus {ev.bonus!r}")
-        taken = tuple(state.row[s] for s in slots)
-        row = tuple(b for i, b in enumerate(state.row) if i not in slots) + taken
-        p = replace(p, chosen=taken)
-        new = replace(state.with_player(p), row=row, chooser=state.chooser + 1)
-        cues: list[c.Cue] = [c.Announce(f"{who} takes {' and '.join(taken)}.")]
-        if new.chooser >= len(new.players):
-            new = replace(new, phase="colour")
-            cues.append(c.PhaseStarted("colour"))
-        else:
-            cues.append(phase_cue("choose", new, new.chooser_name))
-        return new, cues
-
-    # finishing the round ------------------------------------------------------------------
-    def _button(self, state: MilkState, ev: ButtonPressed):
-        if ev.button != "next":
-            raise IllegalMove(f"the {ev.button!r} button does nothing in Color Milk")
-        if state.phase == "colour":
-            return self._finish_round(state)
-        if state.phase == "remix":
-            return self._warriors_step(state)
-        if state.phase == "tally":
-            return self._warriors_step(state)
-        if state.phase == "warriors":
-            return self._after_warriors(state, [])
-        if state.phase == "mill" and state.asks:  # five may show, one of them in question
-            raise IllegalMove(f"ball {state.asks[0].slot + 1} is in question: tap its colour first")
-        raise IllegalMove(
-            {
-                "predict": "make predictions and turn the mill first",
-                "mill": "the round's 5 balls are not all known yet",
-                "check": "reveal every prediction first",
-                "choose": f"{state.chooser_name} still has to choose a ball",
-            }[state.phase]
-        )
-
-    def _warriors_step(self, state: MilkState):
-        """Board 5 (not solo) checks the warriors before every remix and at the end. The
-        players with most colour one cell at once, and it may bring coins: the "warriors"
-        phase waits for those taps before the next round starts or the winner is decided."""
-        cues: list[c.Cue] = []
-        if state.board == 5 and not state.solo:
-            state, most = self._warriors(state, cues)
-            if most:
-                state = replace(state, phase="warriors")
-                return state, [
-                    *cues,
-                    c.PhaseStarted("warriors"),
-                    c.Announce(
-                        f"{' and '.join(most)}: colour your extra cell now, tap any coin or "
-                        "pencil it brings, then Next."
-                    ),
-                ]
-        return self._after_warriors(state, cues)
-
-    def _after_warriors(self, state: MilkState, cues: list[c.Cue]):
-        if state.ending:
-            return self._finish_game(state, cues)
-        return self._new_round(replace(state, mill=FULL_MILL, cycle_round=0), cues)  # remixed
-
-    def _finish_round(self, state: MilkState):
-        record = RoundRecord(
-            state.round,
-            state.players[state.leader].name,
-            state.tray,
-            tuple(p.name for p in state.players if p.fulfilled),
-        )
-        mill = minus(state.mill, counts_of(state.tray))
-        state = replace(state, history=(*state.history, record))
-        if state.ending:
-            state = replace(state, mill=mill, tray=("",) * BALLS_PER_ROUND, passed=0)
-            if self._needs_tally(state):
-                return replace(state, phase="tally"), [
-                    c.PhaseStarted("tally"),
-                    c.Announce("Final round done. Confirm the counts for the end bonuses."),
-                ]
-            return self._finish_game(state, [])
-        if state.cycle_round >= ROUNDS_PER_CYCLE:
-            state = replace(
-                state, mill=mill, tray=("",) * BALLS_PER_ROUND, row=(), phase="remix", passed=0
-            )
-            return state, [
-                phase_cue("remix", state, state.players[state.leader].name),
-                c.Announce(f"Roll out the last 5 ({self._words(mill)}), then mix all 20."),
-            ]
-        return self._new_round(replace(state, mill=mill), [])
-
-    @staticmethod
-    def _words(counts: tuple[int, ...]) -> str:
-        return ", ".join(f"{n} {col}" for col, n in zip(COLOURS, counts, strict=True) if n)
-
-    def _new_round(self, state: MilkState, cues: list[c.Cue]):
-        n = len(state.players)
-        players = tuple(
-            replace(p, prediction=(), zone="", fulfilled=None, chosen=()) for p in state.players
-        )
-        state = replace(
-            state,
-            players=players,
-            round=state.round + 1,
-            leader=(state.leader + 1) % n,
-            cycle_round=state.cycle_round + 1,
-            tray=("",) * BALLS_PER_ROUND,
-            tapped=(False,) * BALLS_PER_ROUND,
-            row=(),
-            passed=0,
-            asks=(),
-            phase="predict",
-            chooser=0,
-        )
-        leader = state.players[state.leader].name
-        cues.append(phase_cue("predict", state, leader))
-        if state.final_round == state.round:
-            cues.append(c.Announce(f"Final round! {leader} leads."))
-        if state.cycle_round == ROUNDS_PER_CYCLE:
-            cues.append(c.Announce("Third round of this mill: after it, empty it and remix."))
-        return state, cues
+    def is_news(self, state: MilkState, event: Event) -> bool:
+        return readings.is_news(state, event)
 
     # reading the state ---------------------------------------------------------------------
     def solo_rating(self, state: MilkState) -> str | None:
-        return boards.solo_rating(state.board, state.round) if state.solo else None
+        return bonuses.solo_rating(state)
 
     def legal_actions(self, state: MilkState):
         if state.phase == "choose":
@@ -332,7 +158,7 @@ class ColorMilk(Readings, Bonuses, GameBase):
                 BallSeen(col, i, 1.0)
                 for i, b in enumerate(state.tray)
                 if not b
-                for col in self.likely_colours(state, i, None)
+                for col in readings.likely_colours(state, i, None)
             )
         return ()
 
@@ -392,4 +218,12 @@ class ColorMilk(Readings, Bonuses, GameBase):
         }
 
 
-__all__ = ["COLOURS", "READING_PHASES", "SENSOR_MAX", "ColorMilk", "MilkState", "PlayerState"]
+__all__ = [
+    "COLOURS",
+    "READING_PHASES",
+    "SENSOR_MAX",
+    "STEPS",
+    "ColorMilk",
+    "MilkState",
+    "PlayerState",
+]
