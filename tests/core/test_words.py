@@ -42,9 +42,10 @@ def test_an_event_a_game_has_no_use_for_is_refused_in_plain_words(name, event):
 
 
 def test_a_node_capture_of_one_node_says_node():
-    from companion.games.node.rules import Cluster, _capture_cues
+    from companion.games.node.clusters import capture_cues
+    from companion.games.node.state import Cluster
 
     game = catalogue.load("node")
     state = game.initial_state(GameConfig(("Anna", "Ben")))
-    cues = _capture_cues(state, Cluster("red", frozenset({(0, 0)})), "Anna")
+    cues = capture_cues(state, Cluster("red", frozenset({(0, 0)})), "Anna")
     assert "(1 node)" in cues[0].text, cues[0].text

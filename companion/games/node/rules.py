@@ -23,7 +23,6 @@ from companion.game import GameBase, GameConfig
 from companion.words import not_used
 
 from . import placing, turns
-from .clusters import capture_cues as _capture_cues  # its old name, which tests import
 from .events import CardProposed, Discard, NoCardsLeft, PlaceCard
 from .state import DEFAULT_COLOURS, DEFAULTS, Cluster, NodeState, Placement, phase, scores
 
@@ -140,5 +139,4 @@ __all__ = [
     "Node",
     "NodeState",
     "Placement",
-    "_capture_cues",
 ]
