@@ -16,10 +16,9 @@ that waits for one before it (hidden under a hand) is reported with the last pho
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 from companion.errors import UsageError
-from companion.settings import Settings
+from vision.read_args import add_ask_below, checked_calibration
 
 
 def add_parser(what) -> None:
@@ -27,26 +26,16 @@ def add_parser(what) -> None:
     b = what.add_parser("balls", help="the balls in the tray in order, with colour")
     b.add_argument("--calibration", required=True, help="with the tray and the ball colours")
     b.add_argument("--empty", help="photo of the empty tray (default: first IMAGE)")
-    b.add_argument(
-        "--ask-below",
-        type=float,
-        default=Settings().ask_threshold,
-        help="confidence below which the app asks a person (default: the app's setting)",
-    )
+    add_ask_below(b)
     b.add_argument("images", nargs="+")
 
 
 def run(args) -> int:
-    from vision import calibration as C
     from vision.balls import BALL_COLOURS, BALL_SET, BallReader
     from vision.detect import load_frame
     from vision.errors import CalibrationError
 
-    if not Path(args.calibration).is_file():
-        raise UsageError(f"--calibration {args.calibration}: no such file")
-    if not 0.0 <= args.ask_below <= 1.0:
-        raise UsageError("--ask-below must be a confidence between 0 and 1")
-    cal = C.load(args.calibration)
+    cal = checked_calibration(args)
     images = list(args.images)
     empty = args.empty or images.pop(0)
     background = load_frame(empty, cal.frame_size)

@@ -16,10 +16,9 @@ prism card's floor pattern is read too, when sure.
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 from companion.errors import UsageError
-from companion.settings import Settings
+from vision.read_args import add_ask_below, checked_calibration
 
 
 def add_parser(what) -> None:
@@ -34,27 +33,17 @@ def add_parser(what) -> None:
         action="store_true",
         help="read competitive prism cards' floor patterns too (learnt with calibrate-table)",
     )
-    c.add_argument(
-        "--ask-below",
-        type=float,
-        default=Settings().ask_threshold,
-        help="confidence below which the app asks a person (default: the app's setting)",
-    )
+    add_ask_below(c)
     c.add_argument("images", nargs="+")
 
 
 def run(args) -> int:
-    from vision import calibration as C
     from vision.balls import BALL_SET
     from vision.card_zones import BACK, ZoneReader
     from vision.detect import load_frame
     from vision.errors import CalibrationError
 
-    if not Path(args.calibration).is_file():
-        raise UsageError(f"--calibration {args.calibration}: no such file")
-    if not 0.0 <= args.ask_below <= 1.0:
-        raise UsageError("--ask-below must be a confidence between 0 and 1")
-    cal = C.load(args.calibration)
+    cal = checked_calibration(args)
     if not cal.card_zones:
         raise UsageError(
             f"calibration {args.calibration} has no card zones "
