@@ -17,6 +17,7 @@ from companion.games.color_milk import GAME, rules
 from companion.games.color_milk.autoplay import ScriptedTable
 from companion.games.color_milk.events import Choose
 from companion.games.color_milk.rules import ANY, STEPS, step_for
+from tests import flow_shape
 
 MILK = Path(color_milk.__file__).parent
 STEP_MODULES = {"rules", "readings", "predictions", "rounds", "bonuses"}
@@ -72,15 +73,7 @@ def test_the_rules_are_one_class_over_plain_steps_without_mixins():
 
 
 def imported(path: Path) -> set[str]:
-    """The Color Milk modules a file imports (by their last name: rules, mill, ...)."""
-    names = set()
-    for node in ast.walk(ast.parse(path.read_text())):
-        if isinstance(node, ast.ImportFrom):
-            module = node.module or ""
-            if node.level or module.startswith("companion.games.color_milk"):
-                names.add(module.rsplit(".", 1)[-1])
-                names.update(alias.name for alias in node.names)
-    return names
+    return flow_shape.imported(path, "companion.games.color_milk")
 
 
 @pytest.mark.parametrize("helper", ["state.py", "mill.py", "boards.py", "events.py"])

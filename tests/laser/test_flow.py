@@ -1,7 +1,6 @@
 """The shape of Laser's rules: one table (rules.STEPS) says which step takes each event in
 each phase; the steps share helpers that import no step; the camera hooks need no GAME."""
 
-import ast
 import random
 from pathlib import Path
 
@@ -13,6 +12,7 @@ from companion.games import laser
 from companion.games.laser import GAME, sensing
 from companion.games.laser.events import ImpossibleClaimed
 from companion.games.laser.rules import ANY, STEPS, step_for
+from tests import flow_shape
 
 LASER = Path(laser.__file__).parent
 STEP_MODULES = {"rules", "table", "team", "competitive", "impossible", "judging"}
@@ -63,15 +63,7 @@ def test_an_event_a_phase_does_not_take_is_refused_with_its_reason():
 
 
 def imported(path: Path) -> set[str]:
-    """The Laser modules a file imports (by their last name: rules, flow, ...)."""
-    names = set()
-    for node in ast.walk(ast.parse(path.read_text())):
-        if isinstance(node, ast.ImportFrom):
-            module = node.module or ""
-            if node.level or module.startswith("companion.games.laser"):
-                names.add(module.rsplit(".", 1)[-1])
-                names.update(alias.name for alias in node.names)
-    return names
+    return flow_shape.imported(path, "companion.games.laser")
 
 
 @pytest.mark.parametrize("helper", ["flow.py", "proposal.py", "state.py"])

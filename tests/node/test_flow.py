@@ -16,6 +16,7 @@ from companion.games import node
 from companion.games.node import GAME, Discard, NoCardsLeft, PlaceCard, rules
 from companion.games.node.events import CardProposed
 from companion.games.node.rules import STEPS, step_for
+from tests import flow_shape
 
 NODE = Path(node.__file__).parent
 STEP_MODULES = {"rules", "turns"}
@@ -62,15 +63,7 @@ def test_the_rules_are_one_class_over_plain_steps_without_mixins():
 
 
 def imported(path: Path) -> set[str]:
-    """The Node modules a file imports (by their last name: rules, turns, ...)."""
-    names = set()
-    for n in ast.walk(ast.parse(path.read_text())):
-        if isinstance(n, ast.ImportFrom):
-            module = n.module or ""
-            if n.level or module.startswith("companion.games.node"):
-                names.add(module.rsplit(".", 1)[-1])
-                names.update(alias.name for alias in n.names)
-    return names
+    return flow_shape.imported(path, "companion.games.node")
 
 
 @pytest.mark.parametrize("helper", ["state.py", "placing.py", "clusters.py", "geometry.py"])
