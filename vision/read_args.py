@@ -27,3 +27,22 @@ def checked_calibration(args):
     if not 0.0 <= args.ask_below <= 1.0:
         raise UsageError("--ask-below must be a confidence between 0 and 1")
     return C.load(args.calibration)
+
+
+def ready(make, empty: str, args):
+    """The reader `make()` builds on the empty photo `empty`, or the reason it cannot read
+    (a calibration it cannot use, a camera moved since); the empty photo is reported when
+    it was the first IMAGE."""
+    import json
+
+    from vision.errors import CalibrationError
+
+    try:
+        reader = make()
+    except CalibrationError as exc:
+        raise UsageError(str(exc)) from None
+    if reader.moved:
+        raise UsageError(f"{empty}: the camera has moved: check the camera set-up")
+    if not args.empty:
+        print(json.dumps({"image": empty, "empty": True}))
+    return reader

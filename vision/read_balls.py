@@ -17,8 +17,7 @@ from __future__ import annotations
 
 import json
 
-from companion.errors import UsageError
-from vision.read_args import add_ask_below, checked_calibration
+from vision.read_args import add_ask_below, checked_calibration, ready
 
 
 def add_parser(what) -> None:
@@ -33,26 +32,22 @@ def add_parser(what) -> None:
 def run(args) -> int:
     from vision.balls import BALL_COLOURS, BALL_SET, BallReader
     from vision.detect import load_frame
-    from vision.errors import CalibrationError
 
     cal = checked_calibration(args)
     images = list(args.images)
     empty = args.empty or images.pop(0)
     background = load_frame(empty, cal.frame_size)
-    try:
+
+    def make():
         colours = [c for c in cal.classifier_for(BALL_SET).colours if c in BALL_COLOURS]
-        reader = BallReader(
+        return BallReader(
             cal,
             colours=colours or BALL_COLOURS,
             background=background,
             ask_threshold=args.ask_below,
         )
-    except CalibrationError as exc:
-        raise UsageError(str(exc)) from None
-    if reader.moved:
-        raise UsageError(f"{empty}: the camera has moved: check the camera set-up")
-    if not args.empty:
-        print(json.dumps({"image": empty, "empty": True}))
+
+    reader = ready(make, empty, args)
     balls: list[dict] = []
 
     def add(seen) -> None:

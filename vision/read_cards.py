@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 
 from companion.errors import UsageError
-from vision.read_args import add_ask_below, checked_calibration
+from vision.read_args import add_ask_below, checked_calibration, ready
 
 
 def add_parser(what) -> None:
@@ -84,16 +84,13 @@ def run(args) -> int:
     images = list(args.images)
     empty = args.empty or images.pop(0)
     background = load_frame(empty, cal.frame_size)
-    try:
-        reader = ZoneReader(
+    reader = ready(
+        lambda: ZoneReader(
             cal, colours, background=background, floors=floors, colour_set=colour_set
-        )
-    except CalibrationError as exc:
-        raise UsageError(str(exc)) from None
-    if reader.moved:
-        raise UsageError(f"{empty}: the camera has moved: check the camera set-up")
-    if not args.empty:
-        print(json.dumps({"image": empty, "empty": True}))
+        ),
+        empty,
+        args,
+    )
     for path in images:
         frame = load_frame(path, background.shape[1::-1])
         zones = []

@@ -10,6 +10,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from companion.errors import LogError
+from companion.files import sync_dir
 from companion.store.integrity import check_header, check_sound
 
 STAMP = "%Y%m%dT%H%M%S"  # the UTC time in a copy's (and a set-aside folder's) name
@@ -139,11 +140,3 @@ def refuse_link(path: Path) -> None:
     """A folder we write into must be ours, not a link planted to send our files elsewhere."""
     if path.is_symlink():
         raise LogError(f"{path} is a symbolic link; nothing is written through it")
-
-
-def sync_dir(directory: Path) -> None:
-    fd = os.open(directory, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
