@@ -12,7 +12,7 @@ import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from gpiozero import Button, DigitalInputDevice
+from gpiozero import DigitalInputDevice
 
 from companion.clock import Clock, MonotonicClock
 from companion.events import BallPassed, ButtonPressed, Event
@@ -24,7 +24,7 @@ OnEvent = Callable[[Event], None]
 
 @dataclass
 class _ButtonState:
-    device: Button
+    device: DigitalInputDevice
     hold: bool
     pressed: bool = False  # the debounced state
     locked_until: float = float("-inf")
@@ -65,10 +65,10 @@ class ArcadeButtons:
         self.buttons: dict[str, _ButtonState] = {}
         try:
             for name, pin in pins:
-                # Holds are timed here on the injected clock, not by gpiozero's hold thread;
-                # a short hold_time only keeps that idle thread quick to stop on close().
-                dev = Button(
-                    pin, pull_up=True, bounce_time=None, hold_time=0.05, pin_factory=pin_factory
+                # Holds and bounce are timed here on the injected clock, so the plain input
+                # serves: gpiozero's Button would add a hold thread waking ten times a second.
+                dev = DigitalInputDevice(
+                    pin, pull_up=True, bounce_time=None, pin_factory=pin_factory
                 )
                 self.buttons[name] = _ButtonState(dev, name in holds)
                 dev.when_activated = lambda name=name: self._edge(name)
@@ -147,12 +147,8 @@ class ArcadeButtons:
         return f"ok: {names}" + (f" (held: {', '.join(held)})" if held else "")
 
     def close(self) -> None:
-        # gpiozero's Button joins its hold thread on close (~0.1 s each): close them together
-        closers = [threading.Thread(target=b.device.close) for b in self.buttons.values()]
-        for t in closers:
-            t.start()
-        for t in closers:
-            t.join()
+        for b in self.buttons.values():
+            b.device.close()
 
     def __enter__(self) -> ArcadeButtons:
         return self

@@ -53,6 +53,11 @@ class BoardStatus(enum.Enum):
     DISCONNECTED = "disconnected"  # port missing or lost; retrying
 
 
+# How long a read waits for the board's next byte: a line is read as soon as it comes, so this
+# only sets how often an idle reader wakes up (and how soon it sees `close`).
+READ_WAIT = 0.25
+
+
 def open_serial(port: str, baud: int):
     """The default opener: a device path or any pyserial URL (loop://, rfc2217://...).
 
@@ -60,8 +65,8 @@ def open_serial(port: str, baud: int):
     would each get half of its lines.
     """
     if "://" in port:
-        return serial.serial_for_url(port, baudrate=baud, timeout=0.05)
-    return serial.Serial(port, baudrate=baud, timeout=0.05, exclusive=True)
+        return serial.serial_for_url(port, baudrate=baud, timeout=READ_WAIT)
+    return serial.Serial(port, baudrate=baud, timeout=READ_WAIT, exclusive=True)
 
 
 class ChuteBoardReader:

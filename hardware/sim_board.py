@@ -35,6 +35,7 @@ from hardware.protocol import (
 )
 
 FIRMWARE = "chute_board-sim 2.0.0"
+IDLE_WAIT = 0.25  # s an idle board sleeps between looks for the host's requests (and for close)
 
 # Sensor shares of r+g+b per ball colour (the defaults of pins.toml [sensor.references]).
 DEFAULT_REFERENCES: dict[str, RGB] = {
@@ -201,7 +202,10 @@ class SimulatedChuteBoard:
                 self._stop.wait(0.02)
                 continue
             try:
-                ready, _, _ = select.select([fd], [], [], 0.02)
+                wait = IDLE_WAIT
+                if self.heartbeat:
+                    wait = min(wait, max(0.0, next_beat - time.monotonic()))
+                ready, _, _ = select.select([fd], [], [], wait)
                 data = os.read(fd, 4096) if ready else b""
             except OSError:  # closed under us (unplug) or no reader yet
                 data = b""

@@ -2,10 +2,10 @@
 
 `Camera` reads a source on its own thread and keeps only the newest frame, so the app never
 waits for the camera and never falls behind. When the source fails (cable pulled, file or
-folder gone) the status becomes DISCONNECTED, the callback is told, and the thread keeps
-trying to reopen it; when it is back the status returns to RUNNING. While DISCONNECTED the
-app asks on screen instead of reading. Status callbacks run on the capture thread: a Kivy app
-hands them over with `Clock.schedule_once`.
+folder gone, or anything else a source raises) the status becomes DISCONNECTED, the callback
+is told, and the thread keeps trying to reopen it; when it is back the status returns to
+RUNNING. While DISCONNECTED the app asks on screen instead of reading. Status callbacks run on
+the capture thread: a Kivy app hands them over with `Clock.schedule_once`.
 """
 
 from __future__ import annotations
@@ -119,7 +119,7 @@ class Camera:
                 try:
                     src.open()
                     is_open = True
-                except (CameraError, OSError) as exc:  # OSError: unplugged between check and use
+                except Exception as exc:  # e.g. OSError: unplugged between check and use
                     self._set(
                         CameraStatus.DISCONNECTED, f"{_said(src, exc)}; the table asks instead"
                     )
@@ -127,8 +127,9 @@ class Camera:
                     continue
             try:
                 image = src.read()
-            except (CameraError, OSError) as exc:
-                src.close()
+            except Exception as exc:  # whatever a source or its driver raises: the thread lives
+                with contextlib.suppress(Exception):
+                    src.close()
                 is_open = False
                 self._set(CameraStatus.DISCONNECTED, f"{_said(src, exc)}; the table asks instead")
                 self._stop.wait(self.retry_seconds)
@@ -147,7 +148,10 @@ class Camera:
 
 
 def _said(source: Any, exc: Exception) -> str:
-    """A camera error as the user reads it: an OS error names the source it came from."""
+    """A camera error as the user reads it: an OS error names the source it came from, and
+    anything unforeseen (a driver's bug) names its kind too."""
     if isinstance(exc, OSError):
         return f"{source.name} failed: {exc.strerror or exc}"
-    return str(exc)
+    if isinstance(exc, CameraError):
+        return str(exc)
+    return f"{source.name} failed ({type(exc).__name__}: {exc})"

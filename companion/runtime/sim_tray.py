@@ -36,9 +36,14 @@ class SimulatedTray:
             self._seats.clear()
 
     def add(self, colour: str | None) -> None:
+        """A ball rolls in; one more than the tray's cups (turned out of the mill after the
+        round's last) rolls on past them, out of the camera's view."""
+        from vision.render.tray import TRAY_SLOTS
+
         if colour:
             with self._lock:
-                self._balls.append(colour)
+                if len(self._balls) < TRAY_SLOTS:
+                    self._balls.append(colour)
 
     def restore(self, balls) -> None:
         """The tray as a resumed round left it: these balls lie in it (none: emptied)."""

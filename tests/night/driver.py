@@ -25,12 +25,17 @@ taps have been drawn.
 from __future__ import annotations
 
 import json
+import os
 import re
 import sys
 import threading
 import time
 
-from kivy.clock import Clock  # loaded before the driver's thread can touch it; no window yet
+# As `companion run` has it (companion.ui.launch), set before Kivy loads: what the app writes
+# to stderr reaches the test's app-stderr.txt instead of being swallowed.
+os.environ.setdefault("KIVY_LOG_MODE", "MIXED")
+
+from kivy.clock import Clock  # noqa: E402  loaded before the driver's thread can touch it
 
 TAP_SECONDS = 0.08  # a quick finger on the glass
 SETTLE_SECONDS = 0.02  # after a tap: the app lays out what it changed

@@ -95,8 +95,8 @@ def test_a_power_cut_mid_round_loses_nothing(family):
     game with all it knew, and the camera reads the round's last two balls and the next
     round's first."""
     answer = family.start_game("Color Milk", 3)
-    while answer["game"]["phase"] == "predict":
-        answer = color_milk_move(family, answer)  # the predictions
+    while not all(p["prediction"] for p in answer["game"]["state"]["players"]):
+        answer = color_milk_move(family, answer)  # the predictions, and not yet a ball
     for _ in range(3):
         answer = drop_ball(family, answer["game"]["state"])
     before = answer["game"]

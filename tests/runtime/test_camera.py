@@ -56,3 +56,17 @@ def test_the_space_bar_drops_a_coloured_ball_into_the_tray_and_through_the_beam(
         assert len(tray._balls) == 1 and tray._balls[0] in BALL_COLOURS
         assert hands.handle_key("b")  # other keys still reach the table
         assert not hands.handle_key("z")
+
+
+def test_a_ball_turned_out_after_the_round_s_fifth_rolls_past_the_tray_and_the_camera_goes_on():
+    """The mill turned once too often: the sixth ball passes the beam (the rules say what it
+    means) but finds no cup; the tray the camera sees still holds the round's five."""
+    events = queue.Queue()
+    tray = SimulatedTray()
+    with open_simulated_table(events.put) as sim:
+        hands = HandsWithScene(sim.hands, SimulatedScene(tray=tray))
+        for colour in (*BALL_COLOURS, "blue"):
+            hands.drop_ball(colour)
+            assert events.get(timeout=3) == BallPassed()
+    assert tray.balls() == BALL_COLOURS
+    assert tray.frame(0).shape == (480, 640, 3)

@@ -75,7 +75,7 @@ class RunningApp:
         (data_dir / "kivy").mkdir(parents=True, exist_ok=True)
         self.display = display
         self.stderr_path = data_dir.parent / "app-stderr.txt"
-        self.stderr = open(self.stderr_path, "w")  # noqa: SIM115
+        self.stderr = open(self.stderr_path, "a")  # noqa: SIM115
         self.proc = subprocess.Popen(
             [sys.executable, str(DRIVER), *options],
             env=env,

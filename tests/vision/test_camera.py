@@ -150,3 +150,24 @@ def test_a_read_that_fails_with_an_os_error_is_a_disconnect_not_a_dead_thread(im
         assert watch.wait(CameraStatus.DISCONNECTED)
         assert "image folder" in cam.message and "No such file" in cam.message
         assert cam._thread.is_alive()
+
+
+def test_a_source_that_raises_anything_is_a_disconnect_and_capture_comes_back():
+    """A source failing in a way nobody foresaw (a driver's bug, a picture it cannot draw) is
+    said as a disconnect, and the next frame it can give is read again: the thread lives."""
+    broken = threading.Event()
+    broken.set()
+
+    def frames(i):
+        if broken.is_set():
+            raise ValueError("the tray holds at most 5 balls")
+        return np.zeros((2, 2, 3), np.uint8)
+
+    watch = Watcher()
+    with Camera(RenderedSource(frames, fps=100), on_status=watch, retry_seconds=0.05) as cam:
+        assert watch.wait(CameraStatus.DISCONNECTED)
+        assert "ValueError: the tray holds at most 5 balls" in cam.message
+        assert cam._thread.is_alive()
+        broken.clear()
+        assert watch.wait(CameraStatus.RUNNING)
+        assert cam.wait(0, timeout=2) is not None

@@ -72,6 +72,7 @@ PALETTE_SRGB: dict[str, tuple[int, int, int]] = {
 WHITE_SRGB = (242, 242, 238)
 TRAY_SRGB = (196, 194, 188)
 WOOD_SRGB = (150, 104, 66)
+TRAY_SLOTS = 5  # the balls a round brings out of the mill, each with its cup in the tray
 
 
 # Rendering --------------------------------------------------------------------------------
@@ -300,8 +301,8 @@ def render_table(
     `rolling`: the last ball is still rolling in, this many ball radii short of its rest
     place (True = 2.2), and motion-blurred."""
     size = (int(size[0]), int(size[1]))
-    if len(balls) > 5:
-        raise ValueError("the tray holds at most 5 balls")
+    if len(balls) > TRAY_SLOTS:
+        raise ValueError(f"the tray holds at most {TRAY_SLOTS} balls")
     key_cards = tuple((z, tuple(c)) for z, c in (cards or {}).items())
     img = _scene(tuple(balls), key_cards, light, seed, size, rolling)[1]
     bank = noise_bank(max(1, int(round(_base(light, seed, size).noise * 2))), size)
