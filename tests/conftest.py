@@ -17,8 +17,8 @@ import pytest  # noqa: E402
 
 
 def pytest_collection_modifyitems(items):
-    """Files with slow tests run first: the suite's two processes (pytest-xdist, a file at a
-    time) then finish together, instead of one waiting for the other's last long file."""
+    """Files with slow tests run first: the suite's processes (pytest-xdist, a file at a time)
+    then finish together, instead of one waiting for another's last long file."""
     slow = {item.path for item in items if item.get_closest_marker("slow")}
     items.sort(key=lambda item: item.path not in slow)  # stable: each file stays in order
 

@@ -215,16 +215,21 @@ class EliosScreen(BaseScreen):
         p.add_widget(actions)
 
     def _fill_palette(self) -> None:
-        self.palette.clear_widgets()
-        for colour in (*self.state.colours, JOKER):
-            b = ColourButton(
-                colour=colour,
-                selected=colour == self.pick,
-                on_release=lambda _b, c=colour: self._pick(c),
-            )
-            if colour == JOKER:
-                b.text = "J"
-            self.palette.add_widget(b)
+        """The game's colours and the joker, the picked one lit. The chips are made once per
+        set of colours and only lit on each refresh: a tap then redraws one chip, not the row."""
+        colours = (*self.state.colours, JOKER)
+        chips = {b.colour: b for b in self.palette.children}
+        if set(chips) != set(colours) or len(chips) != len(colours):
+            self.palette.clear_widgets()
+            chips = {}
+            for colour in colours:
+                b = ColourButton(colour=colour, on_release=lambda _b, c=colour: self._pick(c))
+                if colour == JOKER:
+                    b.text = "J"
+                self.palette.add_widget(b)
+                chips[colour] = b
+        for colour, b in chips.items():
+            b.selected = colour == self.pick
 
     def _pick(self, colour: str) -> None:
         self.pick = None if self.pick == colour else colour
