@@ -36,7 +36,7 @@ class ReaderSpec:
     kind: str
     key: str = ""
     colours: tuple[str, ...] = ()  # what the reader chooses among (the cards of the game)
-    floors: tuple[str, ...] = ()  # the cards' floor patterns to read too (competitive Laser)
+    floors: tuple[str, ...] = ()  # patterns printed under a card's colour, read with it
     colour_set: str = ""  # which of the calibration's sets those colours are learnt in
 
 

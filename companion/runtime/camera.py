@@ -19,10 +19,9 @@ from companion.events import Event
 from companion.game import ReaderSpec
 from companion.runtime.read_balls import BallAdapter
 from companion.runtime.read_cards import CardAdapter
-from companion.runtime.readers import Reader, Setup
+from companion.runtime.readers import STILL_GAP, Reader, Setup
 
 SIM_FPS = 5.0  # the rendered table changes at a person's pace; it leaves the CPU to the screen
-STILL_GAP = 2.0  # seconds between two reads of a view that has not changed (see VisionFeed)
 
 
 class CameraLink:
@@ -110,6 +109,7 @@ class CameraLink:
         with self._feed_lock:
             self._wanted = {s.kind for s in specs}
             if self.feed is not None:
+                self.feed.still_gap = self._still_gap()
                 self.feed.look_again()  # the same view may read otherwise now
             if self._idle and self._can_read():
                 self._idle = False
@@ -120,6 +120,11 @@ class CameraLink:
     def wanted(self) -> frozenset[str]:
         """The kinds of reader the game's state asks for now."""
         return frozenset(self._wanted)
+
+    def _still_gap(self) -> float:
+        """How often a still view is read again: as the neediest wanted reader asks."""
+        gaps = [self.readers[k].still_gap for k in self._wanted if k in self.readers]
+        return min(gaps, default=STILL_GAP)
 
     def _can_read(self) -> bool:
         return any(not self.readers[kind].off for kind in self._wanted if kind in self.readers)
@@ -165,7 +170,7 @@ class CameraLink:
                 self._read,
                 on_events=self.on_events,
                 on_status=on_status,
-                still_gap=STILL_GAP,
+                still_gap=self._still_gap(),
             )
             self.feed.start()
             if self._asleep.is_set():  # put to sleep while it was opening

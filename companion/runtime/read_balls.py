@@ -8,7 +8,7 @@ import threading
 
 from companion.cues import Announce
 from companion.game import ReaderSpec
-from companion.runtime.readers import STALE_FRAMES, CalibrationFile, Setup
+from companion.runtime.readers import STALE_FRAMES, STILL_GAP, CalibrationFile, Setup
 from vision.registration import MOVED
 
 BALLS = CalibrationFile(
@@ -40,6 +40,8 @@ def ball_calibration(setup: Setup):
 
 
 class BallAdapter:
+    still_gap = STILL_GAP  # a ball in doubt is asked after `patience` frames read
+
     def __init__(self, setup: Setup) -> None:
         self.setup = setup
         self.reader = None  # vision.balls.BallReader once calibrated

@@ -9,11 +9,13 @@ from __future__ import annotations
 from companion.cues import Announce
 from companion.game import ReaderSpec
 from companion.runtime.read_balls import ball_calibration
-from companion.runtime.readers import Setup
+from companion.runtime.readers import SETTLED_GAP, Setup
 from vision.registration import MOVED
 
 
 class CardAdapter:
+    still_gap = SETTLED_GAP  # the game waits for steady readings only
+
     def __init__(self, setup: Setup) -> None:
         self.setup = setup
         self.cards = None  # vision.card_zones.ZoneReader while the game wants cards read

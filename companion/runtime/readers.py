@@ -26,10 +26,18 @@ from companion.game import ReaderSpec
 
 SHARED_KINDS = ("balls", "cards")  # what the camera serves every game, as ReaderSpec.kind
 STALE_FRAMES = 2  # after an emptied tray: the camera's buffered frame and the one in capture
+# Seconds between two reads of a view that has not changed (vision.feed.VisionFeed: after
+# every change, and every time the game wants something else read, the view is read at full
+# pace for the readers' steady frames). A reader whose waits are counted in frames read wants
+# a still view read often; one that needs only its steady frames looks again now and then,
+# for a change too small for the feed to see.
+STILL_GAP = 2.0
+SETTLED_GAP = 6.0
 
 
 class Reader(Protocol):
     off: bool  # it cannot read (no calibration to use): the camera need not run for it
+    still_gap: float  # see STILL_GAP; the camera re-reads a still view for the neediest
 
     def want(self, spec: ReaderSpec | None) -> None: ...
 

@@ -70,3 +70,26 @@ def test_a_ball_turned_out_after_the_round_s_fifth_rolls_past_the_tray_and_the_c
             assert events.get(timeout=3) == BallPassed()
     assert tray.balls() == BALL_COLOURS
     assert tray.frame(0).shape == (480, 640, 3)
+
+
+def test_a_still_view_is_read_again_as_often_as_the_neediest_wanted_reader_asks():
+    """The balls' patience counts frames read: with them wanted, a still view is read every
+    2 s; with only readers that wait for steady frames, every 6 s (less work at the table)."""
+    from companion.game import ReaderSpec
+    from companion.runtime.camera import CameraLink
+    from companion.runtime.readers import SETTLED_GAP, STILL_GAP
+
+    link = CameraLink(
+        simulate=True,
+        source="simulated",
+        calibration_file=None,
+        ask_threshold=0.8,
+        on_events=lambda events: None,
+        on_cue=lambda cue: None,
+    )
+    link.want((ReaderSpec("cards", "round 1"),))
+    assert link._still_gap() == SETTLED_GAP
+    link.want((ReaderSpec("balls", "round 1"), ReaderSpec("cards", "round 1")))
+    assert link._still_gap() == STILL_GAP < SETTLED_GAP
+    link.want(())
+    assert link._still_gap() == STILL_GAP

@@ -15,7 +15,7 @@ import functools
 
 from companion import paths
 from companion.game import ReaderSpec
-from companion.runtime.readers import STALE_FRAMES, CalibrationFile, Setup
+from companion.runtime.readers import SETTLED_GAP, STALE_FRAMES, CalibrationFile, Setup
 
 from .rules import GAME
 from .sensing.ring import ring_read
@@ -49,6 +49,8 @@ def ring_calibration(setup: Setup):
 
 
 class RingAdapter:
+    still_gap = SETTLED_GAP  # it waits for STEADY frames only
+
     def __init__(self, setup: Setup) -> None:
         self.setup = setup
         self.reader = None  # vision.ring.reader.RingReader once calibrated

@@ -10,7 +10,7 @@ from __future__ import annotations
 from companion import paths
 from companion.cues import Announce
 from companion.game import ReaderSpec
-from companion.runtime.readers import CalibrationFile, Setup
+from companion.runtime.readers import SETTLED_GAP, CalibrationFile, Setup
 
 from .events import CardRead
 from .rules import GAME
@@ -49,6 +49,8 @@ def node_calibration(setup: Setup):
 
 
 class NodeAdapter:
+    still_gap = SETTLED_GAP  # the watcher waits for steady frames only
+
     def __init__(self, setup: Setup) -> None:
         self.setup = setup
         self.watcher = None  # vision.node.watch.NodeWatcher once calibrated

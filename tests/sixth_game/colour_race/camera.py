@@ -5,7 +5,7 @@ up once the roll is in. Nothing shared knows of either: the catalogue finds this
 
 from __future__ import annotations
 
-from companion.runtime.readers import STALE_FRAMES
+from companion.runtime.readers import SETTLED_GAP, STALE_FRAMES
 from companion.runtime.sim_scene import ScenePart
 
 from .camera_setup import BGR
@@ -33,6 +33,8 @@ def face(image) -> str | None:
 class DieReader:
     """A DieSeen for the die seen in the tray, once a turn (`ReaderSpec.key`), after the
     frames the camera took before the turn began."""
+
+    still_gap = SETTLED_GAP  # it reads a die once it lies still
 
     def __init__(self, setup) -> None:
         self.setup = setup
