@@ -16,10 +16,6 @@ def family(display, tmp_path_factory):
     f = Family(display, tmp_path_factory.mktemp("night") / "data")
     yield f
     crashed = f.seen.get("crash")
-    by = {}
-    for kind, secs in f.timings:
-        by.setdefault(kind, []).append(secs)
-    print({k: (len(v), round(sum(v), 1)) for k, v in by.items()})
     assert f.stop() == 0 or crashed  # the test that crashed it says so
 
 

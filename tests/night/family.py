@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import signal
-import time
 from collections import defaultdict
 from pathlib import Path
 
@@ -33,7 +32,6 @@ class Family:
         settings.write_text(json.dumps(FAST))
         self.seen: dict[str, set[str]] = defaultdict(set)
         self.app: real.RunningApp | None = None
-        self.timings: list[tuple[str, float]] = []
         self.last: dict = {}
         self.start()
 
@@ -58,7 +56,6 @@ class Family:
         return self.app.stop()
 
     def do(self, **command) -> dict:
-        started = time.monotonic()
         try:
             answer = self.app.show(json.dumps(command))  # one JSON line in, one out
         except AssertionError:
@@ -68,7 +65,6 @@ class Family:
             err = self.app.stderr_path.read_text()[-600:]
             self.seen["crash"].add(f"the app ended on {command}: {err}")
             raise
-        self.timings.append((command["do"], time.monotonic() - started))
         self.last = answer
         self.notice(answer)
         return answer
