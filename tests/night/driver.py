@@ -385,8 +385,14 @@ def tap(spec: dict, done) -> None:
 
         if spec.get("double"):  # the second finger lands `gap` after the first, however late
             gap, first = spec["double"], time.time()  # the app gets to it
-            Clock.schedule_once(lambda _dt: _touch(x, y, hold, settled, first + gap), gap)
-            _touch(x, y, hold, lambda: None, first)
+
+            def again():  # once the first has lifted: a late frame runs Kivy's due callbacks
+                # in the order they were scheduled, which would put the second finger down
+                # before the first one's up, two fingers at once, not a double tap
+                wait = max(0.0, first + gap - time.time())
+                Clock.schedule_once(lambda _dt: _touch(x, y, hold, settled, first + gap), wait)
+
+            _touch(x, y, hold, again, first)
         else:
             _touch(x, y, hold, settled)
 
