@@ -86,7 +86,12 @@ def opened(data_dir):
     finger.button("Camera set-up")
     screen = root.get_screen("camera_setup")
     assert root.current == "camera_setup"
-    until(lambda: screen.ready and screen._frame() is not None, what="the set-up and a picture")
+    until(  # a frame taken, and drawn on the screen's next tick (late on a busy machine)
+        lambda: (
+            screen.ready and screen._frame() is not None and screen.ids.overlay.texture is not None
+        ),
+        what="the set-up and a picture",
+    )
     try:
         yield ctx, root, screen, finger
     finally:
