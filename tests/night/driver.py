@@ -25,7 +25,6 @@ taps have been drawn.
 from __future__ import annotations
 
 import json
-import math
 import os
 import re
 import sys
@@ -40,10 +39,8 @@ from kivy.clock import Clock  # noqa: E402  loaded before the driver's thread ca
 
 TAP_SECONDS = 0.08  # a quick finger on the glass
 SETTLE_SECONDS = 0.02  # after a tap: the app lays out what it changed
-AIM_SECONDS = 0.4  # a person aims at the next button no sooner than this after seeing it
-DRAWN_WITHIN = 1.0  # s after a lift: a window not drawn again by then had nothing new to show
-_lifted = [0.0]  # time.monotonic() when the last finger lifted ...
-_drawn = [0.0]  # ... and when the window was next drawn (inf: not yet)
+AIM_SECONDS = 0.4  # a person aims at the next button no sooner than this after lifting a finger
+_lifted = [0.0]  # time.monotonic() when the last finger lifted
 SLACK = 1.5  # px of rounding
 
 
@@ -341,7 +338,7 @@ def _touch(x: float, y: float, hold: float, then, landed: float | None = None) -
     def up(_dt):
         touch.time_update = touch.time_end = time.time()
         touch.touch_up()
-        _lifted[0], _drawn[0] = time.monotonic(), math.inf
+        _lifted[0] = time.monotonic()
         then()
 
     Clock.schedule_once(up, hold)
@@ -353,9 +350,6 @@ def tap(spec: dict, done) -> None:
     jump under the finger are told: a scrolled list must stay where the family left it."""
     from kivy.uix.scrollview import ScrollView
 
-    if _drawn[0] == math.inf and time.monotonic() - _lifted[0] < DRAWN_WITHIN:
-        Clock.schedule_once(lambda _dt: tap(spec, done), 0.02)  # the eye waits for the screen
-        return
     button = find(spec)
     scrolled = not _in_view(button)
     _scroll_into_view(button)
@@ -391,22 +385,13 @@ def tap(spec: dict, done) -> None:
 
         if spec.get("double"):  # the second finger lands `gap` after the first, however late
             gap, first = spec["double"], time.time()  # the app gets to it
-
-            def again():  # once the first has lifted: a late frame runs Kivy's due callbacks
-                # in the order they were scheduled, which would put the second finger down
-                # before the first one's up, two fingers at once, not a double tap
-                wait = max(0.0, first + gap - time.time())
-                Clock.schedule_once(lambda _dt: _touch(x, y, hold, settled, first + gap), wait)
-
-            _touch(x, y, hold, again, first)
+            Clock.schedule_once(lambda _dt: _touch(x, y, hold, settled, first + gap), gap)
+            _touch(x, y, hold, lambda: None, first)
         else:
             _touch(x, y, hold, settled)
 
-    # A person aims at what the screen shows: from when what the last tap did was drawn (a
-    # busy app draws late), and a scrolled list is laid out first.
-    now = time.monotonic()
-    seen = min(_drawn[0], _lifted[0] + DRAWN_WITHIN)
-    aim = max(0.05 if scrolled else 0.0, seen + AIM_SECONDS - now)
+    # the scrolled list is laid out first; a new aim waits for the eye as well as the list
+    aim = max(0.05 if scrolled else 0.0, _lifted[0] + AIM_SECONDS - time.monotonic())
     if aim > 0:
         Clock.schedule_once(go, aim)
     else:
@@ -487,21 +472,9 @@ def obey(running: threading.Event) -> None:
             print(json.dumps(carry_out(json.loads(line))), flush=True)
 
 
-def _on_flip(*_) -> None:
-    if _drawn[0] == math.inf:
-        _drawn[0] = time.monotonic()
-
-
 def main(argv: list[str]) -> int:
     running = threading.Event()
-
-    def started(_dt):  # the first frames are drawn
-        from kivy.core.window import Window
-
-        Window.bind(on_flip=_on_flip)
-        running.set()
-
-    Clock.schedule_once(started, 0.5)
+    Clock.schedule_once(lambda _dt: running.set(), 0.5)  # the first frames are drawn
     threading.Thread(target=obey, args=(running,), daemon=True, name="night-driver").start()
     from companion.cli import main as companion
 
