@@ -76,17 +76,10 @@ def test_a_still_view_is_read_again_as_often_as_the_neediest_wanted_reader_asks(
     """The balls' patience counts frames read: with them wanted, a still view is read every
     2 s; with only readers that wait for steady frames, every 6 s (less work at the table)."""
     from companion.game import ReaderSpec
-    from companion.runtime.camera import CameraLink
     from companion.runtime.readers import SETTLED_GAP, STILL_GAP
+    from tests.runtime.test_camera_memory import link as quiet_link
 
-    link = CameraLink(
-        simulate=True,
-        source="simulated",
-        calibration_file=None,
-        ask_threshold=0.8,
-        on_events=lambda events: None,
-        on_cue=lambda cue: None,
-    )
+    link = quiet_link()
     link.want((ReaderSpec("cards", "round 1"),))
     assert link._still_gap() == SETTLED_GAP
     link.want((ReaderSpec("balls", "round 1"), ReaderSpec("cards", "round 1")))
