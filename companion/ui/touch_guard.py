@@ -16,6 +16,12 @@ and a jump must neither freeze the screen nor open the guard. Only a touch's age
 from its stamp (two readings of the wall clock moments apart, bounded by MAX_AGE): a busy
 app may dispatch a finger long after it landed, and the guard judges when it landed.
 
+One finger at a time: a finger that lands while another is still on the glass (a child's
+two-finger press, a hand resting on the edge) does nothing. Two fingers on one button would
+each release it, the second on what the first one's action left there. No screen takes
+gestures of two fingers. The fingers on the glass are Kivy's own list of them (a handler
+that takes a lift for itself must not leave one behind).
+
 A confirmation never sits on the spot of the tap that asked for it: a `HoldButton` acts only
 when held for HOLD_SECONDS, so neither a double tap nor a bounce can confirm.
 """
@@ -38,6 +44,7 @@ GUARD_SECONDS = 0.3  # a finger bounces, or taps twice, within this
 HOLD_SECONDS = 0.8  # a confirmation is held this long (a tap is ~0.1 s)
 HINT_SECONDS = 4  # a short tap on a HoldButton says "hold" on it for this long
 MAX_AGE = 2.0  # the oldest a touch is taken to be when dispatched (a wall-clock jump: no more)
+LOST_SECONDS = 10.0  # a finger on the glass this long before another lost its lift
 
 
 def controls(root) -> tuple[tuple, ...]:
@@ -128,7 +135,8 @@ class TouchGuard:
 
     def _down(self, root, touch) -> bool:
         landed = touch.ud[LANDED] = self.landed(touch)  # a HoldButton times the hold from here
-        return self.dropped(root, *touch.pos, landed)  # True: no widget sees this touch
+        # True: no widget sees this touch
+        return _another_finger(touch) or self.dropped(root, *touch.pos, landed)
 
     def _up(self, root, _touch) -> bool:
         # Before any widget acts on this release (buttons act after the window's dispatch).
@@ -137,6 +145,16 @@ class TouchGuard:
         self._lift_undrawn = True
         self._ask_frame()
         return False
+
+
+def _another_finger(touch) -> bool:
+    """Whether another finger is on the glass as `touch` lands."""
+    from kivy.base import EventLoop
+
+    return any(
+        other is not touch and other.is_touch and touch.time_start - other.time_start < LOST_SECONDS
+        for other in EventLoop.me_list
+    )
 
 
 LANDED = "touch_guard.landed"  # touch.ud key: when the finger landed, on the guard's clock

@@ -25,6 +25,7 @@ taps have been drawn.
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
 import sys
@@ -39,8 +40,11 @@ from kivy.clock import Clock  # noqa: E402  loaded before the driver's thread ca
 
 TAP_SECONDS = 0.08  # a quick finger on the glass
 SETTLE_SECONDS = 0.02  # after a tap: the app lays out what it changed
-AIM_SECONDS = 0.4  # a person aims at the next button no sooner than this after lifting a finger
-_lifted = [0.0]  # time.monotonic() when the last finger lifted
+AIM_SECONDS = 0.4  # a person aims at the next button no sooner than this after seeing it
+DRAWN_WITHIN = 1.0  # s after a lift: a window not drawn again by then had nothing new to show
+_lifted = [0.0]  # time.monotonic() when the last finger lifted ...
+_drawn = [0.0]  # ... and when the window was next drawn (inf: not yet)
+_fingers: list[dict] = []  # what became of the fingers of the tap under way
 SLACK = 1.5  # px of rounding
 
 
@@ -325,6 +329,13 @@ def _scroll_into_view(button) -> None:
         w = w.parent
 
 
+def _under(widget, x: float, y: float) -> bool:
+    if widget.get_root_window() is None:
+        return False
+    left, bottom = widget.to_window(*widget.pos)
+    return left <= x < left + widget.width and bottom <= y < bottom + widget.height
+
+
 def _touch(x: float, y: float, hold: float, then, landed: float | None = None) -> None:
     """A finger down at window (x, y) (from the bottom left, as Kivy counts), up `hold`
     seconds later; then `then()`. `landed` (wall time) is when it touched the glass, as a
@@ -334,11 +345,17 @@ def _touch(x: float, y: float, hold: float, then, landed: float | None = None) -
     touch = UnitTestTouch(x, y)
     touch.time_start = touch.time_update = time.time() if landed is None else landed
     touch.touch_down()
+    finger = {"taken by": [_text_of(w()) for w in touch.grab_list if w() is not None]}
+    _fingers.append(finger)  # nothing took it: the touch guard dropped it, or nothing is there
 
     def up(_dt):
         touch.time_update = touch.time_end = time.time()
+        # a control that took the finger acts on its lift only if the lift is on it
+        finger["lifted off"] = [
+            _text_of(w()) for w in touch.grab_list if w() is not None and not _under(w(), x, y)
+        ]
         touch.touch_up()
-        _lifted[0] = time.monotonic()
+        _lifted[0], _drawn[0] = time.monotonic(), math.inf
         then()
 
     Clock.schedule_once(up, hold)
@@ -350,6 +367,9 @@ def tap(spec: dict, done) -> None:
     jump under the finger are told: a scrolled list must stay where the family left it."""
     from kivy.uix.scrollview import ScrollView
 
+    if _drawn[0] == math.inf and time.monotonic() - _lifted[0] < DRAWN_WITHIN:
+        Clock.schedule_once(lambda _dt: tap(spec, done), 0.02)  # the eye waits for the screen
+        return
     button = find(spec)
     scrolled = not _in_view(button)
     _scroll_into_view(button)
@@ -361,6 +381,7 @@ def tap(spec: dict, done) -> None:
         w = w.parent
 
     def go(_dt):
+        _fingers.clear()
         fx, fy = spec.get("at", (0.5, 0.5))  # where on the widget: its centre unless said
         x, y = button.to_window(button.x + fx * button.width, button.y + fy * button.height)
         row = _row_words(button)
@@ -379,19 +400,30 @@ def tap(spec: dict, done) -> None:
                             f"the list jumped under the finger: {row[0]!r} row from "
                             f"y={y:.0f} to {where}"
                         )
-                done({"tapped": _text_of(button), "at": [x, y], "jumps": jumps})
+                fingers = list(_fingers)
+                _fingers.clear()
+                done({"tapped": _text_of(button), "at": [x, y], "jumps": jumps, "fingers": fingers})
 
             Clock.schedule_once(answer, SETTLE_SECONDS)
 
         if spec.get("double"):  # the second finger lands `gap` after the first, however late
             gap, first = spec["double"], time.time()  # the app gets to it
-            Clock.schedule_once(lambda _dt: _touch(x, y, hold, settled, first + gap), gap)
-            _touch(x, y, hold, lambda: None, first)
+
+            def again():  # once the first has lifted: a late frame runs Kivy's due callbacks
+                # in the order they were scheduled, which would put the second finger down
+                # before the first one's up, two fingers at once, not a double tap
+                wait = max(0.0, first + gap - time.time())
+                Clock.schedule_once(lambda _dt: _touch(x, y, hold, settled, first + gap), wait)
+
+            _touch(x, y, hold, again, first)
         else:
             _touch(x, y, hold, settled)
 
-    # the scrolled list is laid out first; a new aim waits for the eye as well as the list
-    aim = max(0.05 if scrolled else 0.0, _lifted[0] + AIM_SECONDS - time.monotonic())
+    # A person aims at what the screen shows: from when what the last tap did was drawn (a
+    # busy app draws late), and a scrolled list is laid out first.
+    now = time.monotonic()
+    seen = min(_drawn[0], _lifted[0] + DRAWN_WITHIN)
+    aim = max(0.05 if scrolled else 0.0, seen + AIM_SECONDS - now)
     if aim > 0:
         Clock.schedule_once(go, aim)
     else:
@@ -472,9 +504,21 @@ def obey(running: threading.Event) -> None:
             print(json.dumps(carry_out(json.loads(line))), flush=True)
 
 
+def _on_flip(*_) -> None:
+    if _drawn[0] == math.inf:
+        _drawn[0] = time.monotonic()
+
+
 def main(argv: list[str]) -> int:
     running = threading.Event()
-    Clock.schedule_once(lambda _dt: running.set(), 0.5)  # the first frames are drawn
+
+    def started(_dt):  # the first frames are drawn
+        from kivy.core.window import Window
+
+        Window.bind(on_flip=_on_flip)
+        running.set()
+
+    Clock.schedule_once(started, 0.5)
     threading.Thread(target=obey, args=(running,), daemon=True, name="night-driver").start()
     from companion.cli import main as companion
 

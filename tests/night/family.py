@@ -145,7 +145,7 @@ class Family:
             self.seen[f"{answer['game']['name']}: double tap"].add(
                 "a double tap on Start went past the word about unfinished games"
             )
-        assert answer["screen"] == "game", answer["texts"][-5:]
+        assert answer["screen"] == "game", (answer["texts"][-5:], answer.get("fingers"))
         assert len(answer["game"]["players"]) == players
         return answer
 

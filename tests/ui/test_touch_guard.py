@@ -108,6 +108,37 @@ def test_a_double_tap_on_ready_marks_one_player_ready_in_elios(ctx):
         off_window(screen)
 
 
+def test_two_fingers_on_ready_at_once_mark_one_player_ready_in_elios(ctx):
+    """A second finger lands while the first is still down (a child's two-finger press): the
+    first one's lift readies Anna, and the second, lifted on what is now "Ben is ready",
+    does nothing."""
+    from kivy.tests.common import UnitTestTouch
+
+    from companion.games.elios.screen import GameScreen
+    from tests.ui.fingers import clock_to
+
+    session = Session.start(
+        catalogue.load("elios"), ctx.log, GameConfig(("Anna", "Ben", "Chloe")), clock=FakeClock()
+    )
+    screen = GameScreen(ctx=ctx, session=session)
+    on_window(screen)
+    try:
+        x, y = centre(button(screen, "Anna is ready"))
+        first, second = UnitTestTouch(x, y), UnitTestTouch(x, y)
+        for at, finger, move in ((10.0, first, "down"), (10.05, second, "down"),
+                                 (10.08, first, "up"), (10.13, second, "up")):  # fmt: skip
+            finger.time_start = finger.time_update = at
+            clock_to(at)
+            finger.touch_down() if move == "down" else finger.touch_up()
+        settle()
+        assert [h.player for h in session.state.hands if h.ready] == ["Anna"]
+        assert screen.ready_button.text == "Ben is ready"
+        tap(x, y, 11.0)  # one finger, later: Ben is ready
+        assert [h.player for h in session.state.hands if h.ready] == ["Anna", "Ben"]
+    finally:
+        off_window(screen)
+
+
 def test_a_double_tap_on_abandon_abandons_nothing_and_a_hold_does(ctx):
     game = Session.start(catalogue.load("laser"), ctx.log, GameConfig(("Anna", "Ben", "Chloe")))
     root = Root(ctx)
