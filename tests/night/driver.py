@@ -381,7 +381,16 @@ def tap(spec: dict, done) -> None:
         w = w.parent
 
     def go(_dt):
+        nonlocal button
+        if button.get_root_window() is None:  # redrawn meanwhile: the eye finds it again
+            button = find(spec)
         _fingers.clear()
+        acted = []  # a button acts on a finger's lift (a drawn widget: not told)
+        on_it = (
+            button.fbind("on_release", lambda *_: acted.append(True))
+            if spec.get("cls") is None
+            else None
+        )
         fx, fy = spec.get("at", (0.5, 0.5))  # where on the widget: its centre unless said
         x, y = button.to_window(button.x + fx * button.width, button.y + fy * button.height)
         row = _row_words(button)
@@ -402,7 +411,17 @@ def tap(spec: dict, done) -> None:
                         )
                 fingers = list(_fingers)
                 _fingers.clear()
-                done({"tapped": _text_of(button), "at": [x, y], "jumps": jumps, "fingers": fingers})
+                if on_it is not None:
+                    button.unbind_uid("on_release", on_it)
+                done(
+                    {
+                        "tapped": _text_of(button),
+                        "at": [x, y],
+                        "jumps": jumps,
+                        "fingers": fingers,
+                        "acted": len(acted) if on_it is not None else None,
+                    }
+                )
 
             Clock.schedule_once(answer, SETTLE_SECONDS)
 
@@ -440,7 +459,10 @@ def until(command: dict, done) -> None:
             root = _root()
             if not root.has_screen("game"):
                 return False
-            return str(getattr(root.get_screen("game").state, "phase", "")) in command["phase"]
+            screen = root.get_screen("game")
+            if screen._refresh_trigger.is_triggered:  # not drawn yet: nobody sees it yet
+                return False
+            return str(getattr(screen.state, "phase", "")) in command["phase"]
         try:
             find(command)
         except LookupError:

@@ -83,7 +83,13 @@ class Family:
 
     def tap(self, text: str | None = None, *, re: str | None = None, **more) -> dict:
         spec = {"text": text} if text is not None else {"re": re} if re is not None else {}
-        return self.do(do="tap", **spec, **more)
+        answer = self.do(do="tap", **spec, **more)
+        if answer.get("acted") == 0:  # the finger was dropped, or landed on something else
+            where = answer.get("game", {}).get("name", answer["screen"])
+            self.seen[f"{where}: tap"].add(
+                f"a finger on {answer['tapped']!r} did not reach it: {answer['fingers']}"
+            )
+        return answer
 
     def double_tap(self, text: str | None = None, *, re: str | None = None, **more) -> dict:
         """Two fingers on the same spot 150 ms apart, as an eager hand or a bouncing finger
