@@ -42,9 +42,9 @@ def test_laser_team_bids_land_on_the_players_meant(family):
     finger drags it): every bid lands on the player meant, and the list stays where it was
     left after each bid."""
     answer = family.start_game("Laser", 10, {"Mode": "team"})
-    for _ in range(2):  # two prism cards turned up on the table; the camera reads them
+    for cards in range(1, 3):  # two prism cards turned up on the table; the camera reads them
         family.tap("Reveal", **{"in": "strip"})
-        answer = waited(family, lambda a: a["until"], phase="planning")
+        answer = waited(family, lambda a, n=cards: len(a["game"]["state"]["cards"]) >= n)
     answer = waited(family, lambda a: a["until"], text="Everyone ready")
     assert answer["until"], f"the prism cards were not read: {answer['texts'][-6:]}"
     answer = family.double_tap("Everyone ready")
