@@ -189,7 +189,9 @@ class GameScreen(Screen):
 
     def _tick(self, _dt) -> None:
         self._ticker = None
-        if self.session.poll():
+        before = self.session.state
+        self.session.poll()  # a warning plays on the table's lamp and buzzer, not on screen
+        if self.session.state is not before:  # the clock ran out: the game moved on
             self._refresh_trigger()
         else:
             self._update_countdown()

@@ -1,6 +1,7 @@
 """The screen is drawn again only when something on it changed: the simulated table's lamp
-when its colour changes, a clock once per second it shows, and the game screen wakes up at
-the next whole second of its clock instead of ten times a second."""
+when its colour changes, a clock once per second it shows (its warnings play on the table),
+and the game screen wakes up at the next whole second of its clock instead of ten times a
+second."""
 
 from __future__ import annotations
 
@@ -86,6 +87,32 @@ def test_the_game_screen_wakes_at_the_next_whole_second_of_its_clock(kritters_sc
     assert screen._ticker.timeout == pytest.approx(IDLE_TICK, abs=0.01)
     screen.on_leave()
     assert screen._ticker is None
+
+
+def test_a_clock_s_warnings_play_on_the_table_without_redrawing_the_game(kritters_screen):
+    """At 10 s left and each of the last five the table's lamp and buzzer warn; the game on
+    screen is the same, so only the countdown's face changes (a redraw of the whole game
+    there cost a busy clock about a tenth of a core)."""
+    from companion.cues import TimeWarning
+
+    screen, session, clock = kritters_screen
+    heard = []
+    session.sinks.append(heard.append)
+    screen.on_enter()
+    screen.submit(game_legal_first(session))  # the turn clock runs: 30 s
+    pump()
+    state = session.state
+    for left in (10, 5, 1):
+        clock.advance(session.timer.remaining() - left)
+        screen._tick(0)
+        assert heard and heard[-1] == TimeWarning(left), heard[-1:]
+        assert screen.ids.countdown.shown == left
+        assert not screen._refresh_trigger.is_triggered  # nothing to redraw but the face
+    assert session.state is state
+    clock.advance(1)  # the clock runs out: the game moves on and is redrawn
+    screen._tick(0)
+    assert session.state is not state
+    assert screen._refresh_trigger.is_triggered
 
 
 def game_legal_first(session):
