@@ -349,6 +349,12 @@ def _touch(x: float, y: float, hold: float, then, landed: float | None = None) -
     _fingers.append(finger)  # nothing took it: the touch guard dropped it, or nothing is there
 
     def up(_dt):
+        # Kivy counts a delay from the start of the frame that asked for it, which a busy
+        # frame leaves far behind: the finger stays down until `hold` has really passed
+        early = touch.time_start + hold - time.time()
+        if early > 0:
+            Clock.schedule_once(up, early)
+            return
         touch.time_update = touch.time_end = time.time()
         # a control that took the finger acts on its lift only if the lift is on it
         finger["lifted off"] = [
@@ -382,6 +388,9 @@ def tap(spec: dict, done) -> None:
 
     def go(_dt):
         nonlocal button
+        if time.monotonic() < aimed:  # Kivy's delay ran from a busy frame's start
+            Clock.schedule_once(go, aimed - time.monotonic())
+            return
         if button.get_root_window() is None:  # redrawn meanwhile: the eye finds it again
             button = find(spec)
         _fingers.clear()
@@ -443,6 +452,7 @@ def tap(spec: dict, done) -> None:
     now = time.monotonic()
     seen = min(_drawn[0], _lifted[0] + DRAWN_WITHIN)
     aim = max(0.05 if scrolled else 0.0, seen + AIM_SECONDS - now)
+    aimed = now + aim
     if aim > 0:
         Clock.schedule_once(go, aim)
     else:
