@@ -1,5 +1,5 @@
 """One app per part of the game night (a family leaves it on), each in its own 800x480
-Xvfb: the parts run side by side on the suite's two processes."""
+Xvfb: the parts run side by side on the suite's processes."""
 
 from __future__ import annotations
 
