@@ -142,6 +142,9 @@ def configure_window(size: tuple[int, int]) -> None:
     Config.set("graphics", "maxfps", str(MAX_FPS))
     Config.set("graphics", "multisamples", str(MULTISAMPLES))
     Config.set("kivy", "exit_on_escape", "0")
+    # A mouse's right button would leave a simulated second finger on the glass (Kivy's red
+    # dot), which the touch guard takes for a finger still down (one finger at a time).
+    Config.set("input", "mouse", "mouse,disable_multitouch")
 
 
 def stop_on_signals() -> None:
