@@ -1,5 +1,4 @@
-"""Keep the kiosk's memory flat and its redraws quick: glibc's allocator told to give freed
-memory back, Python's collector told to run less often.
+"""Keep the kiosk's memory flat: glibc's allocator told to give freed memory back.
 
 A camera frame (640x480: 900 KB), its half and quarter images and the readers' masks are
 allocated and freed several times a second. Under glibc's mmap threshold (which it raises
@@ -13,15 +12,8 @@ from __future__ import annotations
 
 import ctypes
 import functools
-import gc
 
 M_MMAP_THRESHOLD, M_ARENA_MAX = -3, -8
-# Python's collector runs after this many new objects (its default: 700, 10, 10). A screen
-# redrawn makes tens of thousands (widgets, properties, bindings), so at the default it ran
-# dozens of times a redraw, each older pass through the whole heap of the app: a game's
-# screen took a third longer to draw. The garbage a redraw leaves is young and goes at the
-# first young pass; a game left for Home is collected at once (ui.app).
-COLLECT_AFTER = (50_000, 50, 100)
 
 
 @functools.cache
@@ -33,11 +25,10 @@ def _libc():
 
 
 def tune() -> None:
-    """At start-up, before threads: the collector's pace (above); blocks of 256 KB and over
-    (a 640x480 frame is 900 KB in colour, 300 KB in grey) are mapped on their own and return
-    to the system when freed (a mapping costs microseconds, a frame milliseconds to draw or
-    read); two heaps serve our few busy threads."""
-    gc.set_threshold(*COLLECT_AFTER)
+    """At start-up, before threads: blocks of 256 KB and over (a 640x480 frame is 900 KB in
+    colour, 300 KB in grey) are mapped on their own and return to the system when freed (a
+    mapping costs microseconds, a frame milliseconds to draw or read); two heaps serve our
+    few busy threads."""
     libc = _libc()
     if libc is not None:
         libc.mallopt(M_MMAP_THRESHOLD, 256 * 1024)

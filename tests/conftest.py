@@ -15,10 +15,6 @@ os.environ.setdefault("GPIOZERO_PIN_FACTORY", "mock")
 
 import pytest  # noqa: E402
 
-from companion import memory  # noqa: E402
-
-memory.tune()  # the tests' widgets are made and dropped as the app's are
-
 
 def pytest_collection_modifyitems(items):
     """Files with slow tests run first: the suite's processes (pytest-xdist, a file at a time)
