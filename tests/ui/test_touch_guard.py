@@ -87,7 +87,8 @@ def test_taps_that_change_nothing_under_the_finger_are_never_dropped_and_a_bounc
         off_window(screen)
 
 
-def test_a_double_tap_on_ready_marks_one_player_ready_in_elios(ctx):
+def elios_on_window(ctx):
+    """Elios for Anna, Ben and Chloe on the window, at its first phase (everyone gets ready)."""
     from companion.games.elios.screen import GameScreen
 
     session = Session.start(
@@ -95,6 +96,11 @@ def test_a_double_tap_on_ready_marks_one_player_ready_in_elios(ctx):
     )
     screen = GameScreen(ctx=ctx, session=session)
     on_window(screen)
+    return session, screen
+
+
+def test_a_double_tap_on_ready_marks_one_player_ready_in_elios(ctx):
+    session, screen = elios_on_window(ctx)
     try:
         x, y = centre(button(screen, "Anna is ready"))
         tap(x, y, 10.0)
@@ -114,14 +120,9 @@ def test_two_fingers_on_ready_at_once_mark_one_player_ready_in_elios(ctx):
     does nothing."""
     from kivy.tests.common import UnitTestTouch
 
-    from companion.games.elios.screen import GameScreen
     from tests.ui.fingers import clock_to
 
-    session = Session.start(
-        catalogue.load("elios"), ctx.log, GameConfig(("Anna", "Ben", "Chloe")), clock=FakeClock()
-    )
-    screen = GameScreen(ctx=ctx, session=session)
-    on_window(screen)
+    session, screen = elios_on_window(ctx)
     try:
         x, y = centre(button(screen, "Anna is ready"))
         first, second = UnitTestTouch(x, y), UnitTestTouch(x, y)
