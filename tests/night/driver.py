@@ -45,6 +45,7 @@ DRAWN_WITHIN = 1.0  # s after a lift: a window not drawn again by then had nothi
 _lifted = [0.0]  # time.monotonic() when the last finger lifted ...
 _drawn = [0.0]  # ... and when the window was next drawn (inf: not yet)
 _fingers: list[dict] = []  # what became of the fingers of the tap under way
+_sensed: list = []  # the events the table's readings made (any thread appends)
 SLACK = 1.5  # px of rounding
 
 
@@ -240,12 +241,8 @@ def look() -> dict:
             "name": session.game.name,
             "id": session.game_id,
             "entries": len(entries := session.log.entries(session.game_id)),
-            # what people did: a clock running out meanwhile is the table's doing
-            "by_hand": sum(
-                1
-                for e in entries
-                if not str((e.payload or {}).get("type", "")).endswith("TimerExpired")
-            ),
+            "by_hand": _by_hand(entries),
+            "last": [str((e.payload or {}).get("type", "")) for e in entries[-4:]],
             "over": session.game.is_over(state),
             "current": session.game.current_player(state),
             "players": list(session.config.players),
@@ -257,6 +254,25 @@ def look() -> dict:
             "state": jsonable(state),
         }
     return answer
+
+
+def _by_hand(entries) -> int:
+    """How many of the game's entries people made: neither a clock running out nor what the
+    camera or a sensor read (a reading about to be logged is not counted against one)."""
+    from collections import Counter
+
+    from companion.events import to_dict
+
+    table = Counter(json.dumps(to_dict(e), sort_keys=True) for e in list(_sensed))
+    made = 0
+    for entry in entries:
+        payload = entry.payload or {}
+        key = json.dumps(payload, sort_keys=True)
+        if table[key] > 0:
+            table[key] -= 1
+        elif not str(payload.get("type", "")).endswith("TimerExpired"):
+            made += 1
+    return made
 
 
 # --- fingers -----------------------------------------------------------------------------------
@@ -548,6 +564,7 @@ def main(argv: list[str]) -> int:
         from kivy.core.window import Window
 
         Window.bind(on_flip=_on_flip)
+        _root().ctx.runtime.subscribe(on_event=_sensed.append)
         running.set()
 
     Clock.schedule_once(started, 0.5)

@@ -101,7 +101,8 @@ class Family:
         after = answer.get("game", {}).get("by_hand")
         if before is not None and after is not None and after - before > 1:
             self.seen[f"{answer['game']['name']}: double tap"].add(
-                f"{answer['tapped']!r} tapped twice in 150 ms made {after - before} entries"
+                f"{answer['tapped']!r} tapped twice in 150 ms made {after - before} entries: "
+                f"{answer['game']['last'][-(after - before) :]}"
             )
         return answer
 
