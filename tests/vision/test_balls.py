@@ -48,18 +48,10 @@ def score_rounds(cal, rounds):
 
 
 def test_a_quick_sample_of_rounds_under_every_light(cal):
+    """80 balls; the thousand under every light: benchmarks/vision_ball_reader.py --rounds 200"""
     n, correct, silent, asked = score_rounds(cal, 16)  # 2 rounds per light
     assert n == 80
     assert silent == 0
-    assert correct / n >= 0.995
-    assert asked <= 0.05 * n
-
-
-@pytest.mark.slow
-def test_a_thousand_balls_under_eight_lights(cal):
-    n, correct, silent, asked = score_rounds(cal, 200)
-    assert n == 1000 and len(LIGHTS) >= 4
-    assert silent == 0, "a wrong ball was reported with confidence above the ask threshold"
     assert correct / n >= 0.995
     assert asked <= 0.05 * n
 
