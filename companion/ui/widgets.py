@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections import OrderedDict
 from pathlib import Path
 
 from kivy.clock import Clock
@@ -30,12 +31,19 @@ def __getattr__(name: str) -> float:
     return getattr(sizes, name)
 
 
+# The font sizes fits have found, by everything that decides one: a screen redrawn after a tap
+# lays out mostly the same texts in the same boxes, and each step down renders the text again.
+_FOUND: OrderedDict[tuple, tuple[int, bool]] = OrderedDict()
+FOUND_KEPT = 4096
+
+
 class FitsBox:
     """For a label or a button: its whole text inside its box, or a visible cut. The text
     wraps, and the font steps down from `largest` (the size given) by at most `steps` sp, to
     no less than `least` sp, until the wrapped text fits; a line too long even then is cut
     with an ellipsis (a name), unless the widget grows instead (the banner). Text of several
-    lines is never cut: its font goes on down to `least`."""
+    lines is never cut: its font goes on down to `least`. A fit found once for the same text,
+    font and box is taken again without stepping."""
 
     largest = NumericProperty(0)  # sp; 0: the font size the widget was given
     steps = NumericProperty(4)
@@ -60,6 +68,11 @@ class FitsBox:
 
     _fitted_px = None  # the font size the last fit chose
 
+    def _fit_key(self, width: float, height: float, floor: float) -> tuple:
+        """What decides the size a fit finds: the text, how it is set, the box and the range."""
+        setting = tuple(_frozen(getattr(self, name)) for name in _SETTING)
+        return (*setting, self.largest, floor, sp(1), round(width, 1), round(height, 1))
+
     def fit(self) -> None:
         given_since = self._fitted_px is not None and self.font_size != self._fitted_px
         if not self.largest or given_since:
@@ -68,13 +81,21 @@ class FitsBox:
         self.shorten, self.text_size = False, (width, None)
         cut = self.ellipsis and "\n" not in self.text  # a line may be cut; lines may not
         floor = max(self.least, self.largest - self.steps) if cut else self.least
-        size = self.largest
+        key = self._fit_key(width, height, floor)
+        size, fits = _FOUND.get(key, (self.largest, None))
         while True:
             self.font_size = sp(size)
             self.texture_update()
+            if fits is not None:  # found before: this size, rendered once
+                self.fits = fits
+                _FOUND.move_to_end(key)
+                break
             tw, th = self.texture_size
             self.fits = th <= height + 1 and tw <= width + 1
             if self.fits or size <= floor:
+                _FOUND[key] = (size, self.fits)
+                if len(_FOUND) > FOUND_KEPT:
+                    _FOUND.popitem(last=False)
                 break
             size -= 1
         if not self.fits and cut and self.text:
@@ -85,6 +106,21 @@ class FitsBox:
         else:
             self._trigger_texture.cancel()  # drawn as it was just rendered
         self._fitted_px = self.font_size
+
+
+# Everything of a label that sets its text's size, but the size and box a fit chooses itself
+_SETTING = tuple(
+    name
+    for name in Label._font_properties
+    if name not in {"font_size", "text_size", "shorten", "shorten_from", "mipmap"}
+    and "color" not in name
+)
+
+
+def _frozen(value):
+    if isinstance(value, dict):
+        return tuple(sorted(value.items()))
+    return tuple(value) if isinstance(value, list) else value
 
 
 class BigButton(FitsBox, Button):
