@@ -357,6 +357,23 @@ class GameScreen(Screen):
             cd.total, cd.seconds, cd.paused = timer.duration, timer.remaining(), timer.paused
         self._arm_ticker()
 
+    def show_panels(self, panels) -> None:
+        """Lay the body out of `panels`, (key, make) pairs from the top: a panel whose key
+        equals the one it was made with at the last refresh is kept as it was drawn (a tap that
+        changes one panel redraws that one); the others are made anew with `make()`. A key
+        names everything its panel is drawn from (the panel's kind, the state, the entry)."""
+        before = getattr(self, "_panels", [])
+        now = []
+        for i, (key, make) in enumerate(panels):
+            same = i < len(before) and before[i][0] == key
+            now.append((key, before[i][1] if same else make()))
+        self._panels = now
+        shown = [widget for _, widget in now]
+        if self.body.children[::-1] != shown:
+            self.body.clear_widgets()
+            for widget in shown:
+                self.body.add_widget(widget)
+
     def _show_legal_actions(self) -> None:
         self.body.clear_widgets()
         actions = self.session.game.legal_actions(self.session.state)

@@ -32,9 +32,14 @@ def assert_not_blank(path):
 
 
 def assert_touchable(widget):
-    for b in widget.walk():
-        if isinstance(b, BigButton) and b.opacity and b.height and not b.disabled:
-            assert b.width >= MIN_TOUCH and b.height >= MIN_TOUCH, (b.text, b.size)
+    """Every enabled button at least a finger wide, laid out as on the 800x480 display."""
+    on_window(widget)
+    try:
+        for b in widget.walk():
+            if isinstance(b, BigButton) and b.opacity and b.height and not b.disabled:
+                assert b.width >= MIN_TOUCH and b.height >= MIN_TOUCH, (b.text, b.size)
+    finally:
+        off_window(widget)
 
 
 def from_table(screen, reading):

@@ -56,16 +56,20 @@ class GameScreen(BaseGameScreen):
         if self.selected not in s.names:
             self.selected = s.names[s.leader]
             self._load_draft()
-        body = self.body
-        body.clear_widgets()
         if s.phase == "over":
-            body.add_widget(Results(self.session.game, s))
+            self.show_panels([((Results, s), lambda: Results(self.session.game, s))])
             return
-        body.add_widget(InfoLine(s))
-        body.add_widget(BallRow(self, s))
-        body.add_widget(PlayerCards(self, s))
-        self.pad = Pad(self, s)
-        body.add_widget(self.pad)
+        ball = (s, self.any_ball, self.picked, self.target_slot)
+        entry = (s, self.selected, self.draft, self.zone)
+        self.show_panels(
+            [
+                ((InfoLine, s), lambda: InfoLine(s)),
+                ((BallRow, *ball), lambda: BallRow(self, s)),
+                ((PlayerCards, *entry, self.show_odds), lambda: PlayerCards(self, s)),
+                ((Pad, *entry, self.target_slot, self.any_ball), lambda: Pad(self, s)),
+            ]
+        )
+        self.pad = self._panels[-1][1]
 
     # taps ---------------------------------------------------------------------------------
     def select(self, name: str) -> None:
