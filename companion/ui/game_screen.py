@@ -28,6 +28,7 @@ from companion.ui import (
     touch_guard,
     widgets,  # noqa: F401  (registers the widget kv rules)
 )
+from companion.ui.kept import Kept
 from companion.ui.legal_actions import action_buttons
 from companion.ui.question import QuestionPanel
 from companion.ui.results import offer_results
@@ -85,6 +86,7 @@ class GameScreen(Screen):
         self._paused_away = False  # the clock was paused when people left for another screen
         self._questions: list[tuple[C.AskHuman, tuple]] = []  # (question, stage when asked)
         self.question_panel: QuestionPanel | None = None
+        self._panels = Kept(self.body)  # what show_panels laid out
         self.build()
         self.refresh()
         if self._lasting:
@@ -357,22 +359,11 @@ class GameScreen(Screen):
             cd.total, cd.seconds, cd.paused = timer.duration, timer.remaining(), timer.paused
         self._arm_ticker()
 
-    def show_panels(self, panels) -> None:
-        """Lay the body out of `panels`, (key, make) pairs from the top: a panel whose key
-        equals the one it was made with at the last refresh is kept as it was drawn (a tap that
-        changes one panel redraws that one); the others are made anew with `make()`. A key
-        names everything its panel is drawn from (the panel's kind, the state, the entry)."""
-        before = getattr(self, "_panels", [])
-        now = []
-        for i, (key, make) in enumerate(panels):
-            same = i < len(before) and before[i][0] == key
-            now.append((key, before[i][1] if same else make()))
-        self._panels = now
-        shown = [widget for _, widget in now]
-        if self.body.children[::-1] != shown:
-            self.body.clear_widgets()
-            for widget in shown:
-                self.body.add_widget(widget)
+    def show_panels(self, panels) -> list:
+        """Lay the body out of `panels`, (key, make) pairs from the top (see `Kept`): a tap
+        that changes one panel redraws that one. A key names everything its panel is drawn
+        from (the panel's kind, the state, what is being entered). Returns the panels."""
+        return self._panels.show(panels)
 
     def _show_legal_actions(self) -> None:
         self.body.clear_widgets()

@@ -488,3 +488,17 @@ def test_predictions_stay_face_down_on_screen_until_the_balls_are_out(make):
         assert "blue" in drawn and "RIGHT" in said
     finally:
         off_window(screen)
+
+
+def test_a_colour_tapped_redraws_the_card_it_changes_and_keeps_the_others(make):
+    screen = make(players=("Anna", "Ben", "Cleo", "Dora", "Emil"))
+    screen.select("Ben")
+    others = {name: player_card(screen, name) for name in ("Anna", "Cleo", "Dora", "Emil")}
+    ben = player_card(screen, "Ben")
+    screen.tap_colour("pink")
+    assert player_card(screen, "Ben") is not ben  # its chips and odds changed
+    assert "pink" in what_shows(player_card(screen, "Ben"))[0]
+    assert all(player_card(screen, name) is card for name, card in others.items())
+    screen.select("Cleo")  # the outline moves: both cards are drawn again, the rest kept
+    assert player_card(screen, "Anna") is others["Anna"]
+    assert player_card(screen, "Cleo") is not others["Cleo"]

@@ -61,15 +61,15 @@ class GameScreen(BaseGameScreen):
             return
         ball = (s, self.any_ball, self.picked, self.target_slot)
         entry = (s, self.selected, self.draft, self.zone)
-        self.show_panels(
+        _, _, cards, self.pad = self.show_panels(
             [
                 ((InfoLine, s), lambda: InfoLine(s)),
                 ((BallRow, *ball), lambda: BallRow(self, s)),
-                ((PlayerCards, *entry, self.show_odds), lambda: PlayerCards(self, s)),
+                ((PlayerCards,), lambda: PlayerCards(self)),  # it keeps the cards that stay
                 ((Pad, *entry, self.target_slot, self.any_ball), lambda: Pad(self, s)),
             ]
         )
-        self.pad = self._panels[-1][1]
+        cards.show(s)
 
     # taps ---------------------------------------------------------------------------------
     def select(self, name: str) -> None:

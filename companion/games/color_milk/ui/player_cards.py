@@ -3,6 +3,8 @@ bonus tokens; the row of them all, the chooser and the selected player outlined.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from kivy.graphics import Color, Line, RoundedRectangle
 from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
@@ -12,6 +14,7 @@ from companion.games.color_milk.odds import fulfil_probability
 from companion.games.color_milk.state import READING_PHASES, SECRET_PHASES, MilkState
 from companion.players import PLAYER_MARKERS
 from companion.ui import colours
+from companion.ui.kept import Kept
 from companion.ui.widgets import MIN_BUTTON, BigButton, ColourChip
 
 from .label import label
@@ -26,15 +29,82 @@ def percent(p) -> str:
     return f"{v:.0f}%"
 
 
+@dataclass(frozen=True)
+class CardView:
+    """What one player's card shows: a card is drawn anew only when this changes."""
+
+    name: str
+    seat: int
+    outlined: bool  # the selected player or the chooser
+    chooser: bool
+    chips: tuple[tuple[str, str], ...] | None  # (colour, text) per card; None: the end counts
+    said: str = ""  # the odds or the result
+    tone: tuple = colours.TEXT
+    totals: str = ""
+    tokens: str = ""
+
+
+def card_views(screen, s: MilkState) -> list[CardView]:
+    draws = BALLS_PER_ROUND - len(s.known)
+    chooser = s.chooser_name
+    views = []
+    for seat, p in enumerate(s.players):
+        outlined = p.name in (screen.selected, chooser)
+        totals = totals_text(p, len(s.players))
+        if s.phase == "tally":  # the end counts' pad needs the room; predictions are done
+            views.append(CardView(p.name, seat, outlined, p.name == chooser, None, totals=totals))
+            continue
+        editing = p.name == screen.selected and s.phase in READING_PHASES and screen.draft
+        face_down = s.phase in SECRET_PHASES and not editing
+        pred = screen.draft if editing else p.prediction  # what is being entered
+        # a card face down: its back, as the table sees it
+        chips = tuple(("grey", "?") if face_down else (col, "") for col in pred)
+        said = verdict(screen, s, p, draws, pred if editing else None)
+        tone = {True: colours.OK, False: colours.DANGER}.get(p.fulfilled, colours.TEXT)
+        views.append(
+            CardView(
+                p.name,
+                seat,
+                outlined,
+                p.name == chooser,
+                chips,
+                said,
+                tuple(tone),
+                totals,
+                tokens_text(p),
+            )  # fmt: skip
+        )
+    return views
+
+
 class PlayerCard(BoxLayout):
     """One player: name, prediction chips, odds or result, coins and pencils."""
 
-    def __init__(self, screen, name: str, seat: int, **kw):
+    def __init__(self, screen, view: CardView, **kw):
         super().__init__(orientation="vertical", spacing=dp(2), padding=dp(3), **kw)
-        self.screen, self.name, self.seat = screen, name, seat
-        self.marker = PLAYER_MARKERS[seat % len(PLAYER_MARKERS)][0]
-        self.highlight = False
+        self.name, self.seat = view.name, view.seat
+        self.marker = PLAYER_MARKERS[view.seat % len(PLAYER_MARKERS)][0]
+        self.highlight = view.outlined
         self.bind(pos=self._draw, size=self._draw)
+        name = BigButton(text=view.name, size_hint_y=None, height=MIN_BUTTON, font_size="18sp")
+        name.tint = colours.rgba(self.marker, 0.95 if view.chooser else 0.55)
+        name.bind(on_release=lambda _b, n=view.name: screen.select(n))
+        self.add_widget(name)
+        if view.chips is not None:
+            chips = BoxLayout(size_hint_y=None, height=dp(34), spacing=dp(3))
+            for colour, text in view.chips:
+                chip = ColourChip(colour=colour, text=text)
+                chip.size = (dp(34), dp(34))
+                chips.add_widget(chip)
+            if not view.chips:
+                chips.add_widget(label("no prediction", 13, colour=colours.MUTED))
+            self.add_widget(chips)
+            said = label(view.said, 21, True, colour=view.tone, size_hint_y=None, height=dp(30))
+            self.add_widget(said)
+        self.add_widget(label(view.totals, 15))
+        if view.tokens:
+            small = label(view.tokens, 12, colour=colours.MUTED, size_hint_y=None, height=dp(16))
+            self.add_widget(small)
 
     def _draw(self, *_):
         self.canvas.before.clear()
@@ -50,53 +120,24 @@ class PlayerCard(BoxLayout):
 
 
 class PlayerCards(BoxLayout):
-    """Every player's card side by side."""
+    """Every player's card side by side; `show` draws anew only the cards that changed."""
 
-    def __init__(self, screen, s: MilkState, **kw):
+    def __init__(self, screen, **kw):
         super().__init__(spacing=dp(4), **kw)
-        draws = BALLS_PER_ROUND - len(s.known)
-        chooser = s.chooser_name
-        for seat, p in enumerate(s.players):
-            card = PlayerCard(screen, p.name, seat)
-            card.highlight = p.name in (screen.selected, chooser)
-            name = BigButton(text=p.name, size_hint_y=None, height=MIN_BUTTON, font_size="18sp")
-            name.tint = colours.rgba(card.marker, 0.55 if p.name != chooser else 0.95)
-            name.bind(on_release=lambda _b, n=p.name: screen.select(n))
-            card.add_widget(name)
-            if s.phase == "tally":  # the end counts' pad needs the room; predictions are done
-                card_totals(card, p, len(s.players))
-                self.add_widget(card)
-                continue
-            chips = BoxLayout(size_hint_y=None, height=dp(34), spacing=dp(3))
-            editing = p.name == screen.selected and s.phase in READING_PHASES and screen.draft
-            face_down = s.phase in SECRET_PHASES and not editing
-            pred = screen.draft if editing else p.prediction  # what is being entered
-            for col in pred:
-                # a card face down: its back, as the table sees it
-                chip = ColourChip(colour="grey", text="?") if face_down else ColourChip(colour=col)
-                chip.size = (dp(34), dp(34))
-                chips.add_widget(chip)
-            if not pred:
-                chips.add_widget(label("no prediction", 13, colour=colours.MUTED))
-            card.add_widget(chips)
-            said = verdict(screen, s, p, draws, pred if editing else None)
-            tone = {True: colours.OK, False: colours.DANGER}.get(p.fulfilled, colours.TEXT)
-            card.add_widget(label(said, 21, True, colour=tone, size_hint_y=None, height=dp(30)))
-            card_totals(card, p, len(s.players))
-            extra = tokens_text(p)
-            if extra:
-                card.add_widget(
-                    label(extra, 12, colour=colours.MUTED, size_hint_y=None, height=dp(16))
-                )
-            self.add_widget(card)
+        self.screen = screen
+        self._cards = Kept(self)
+
+    def show(self, s: MilkState) -> None:
+        views = card_views(self.screen, s)
+        self._cards.show((view, lambda v=view: PlayerCard(self.screen, v)) for view in views)
 
 
-def card_totals(card: PlayerCard, p, players: int) -> None:
+def totals_text(p, players: int) -> str:
     pen = p.unused_pencils
     coins = f"{p.coins} coin{'s' if p.coins != 1 else ''}"
     pencils = f"{pen} pencil{'s' if pen != 1 else ''}"
     sep = "\n" if players > 3 else "  "
-    card.add_widget(label(f"{coins}{sep}{pencils}", 15))
+    return f"{coins}{sep}{pencils}"
 
 
 def verdict(screen, s: MilkState, p, draws: int, draft=None) -> str:
