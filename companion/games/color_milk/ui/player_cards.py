@@ -72,7 +72,7 @@ def card_views(screen, s: MilkState) -> list[CardView]:
                 tuple(tone),
                 totals,
                 tokens_text(p),
-            )  # fmt: skip
+            )
         )
     return views
 
