@@ -60,16 +60,17 @@ class GameScreen(BaseGameScreen):
             self.show_panels([((Results, s), lambda: Results(self.session.game, s))])
             return
         ball = (s, self.any_ball, self.picked, self.target_slot)
-        entry = (s, self.selected, self.draft, self.zone)
-        _, _, cards, self.pad = self.show_panels(
+        pad = (s, self.selected, self.zone, self.target_slot, self.any_ball)  # not the draft:
+        _, _, cards, self.pad = self.show_panels(  # it lights the pad's colours in place
             [
                 ((InfoLine, s), lambda: InfoLine(s)),
                 ((BallRow, *ball), lambda: BallRow(self, s)),
                 ((PlayerCards,), lambda: PlayerCards(self)),  # it keeps the cards that stay
-                ((Pad, *entry, self.target_slot, self.any_ball), lambda: Pad(self, s)),
+                ((Pad, *pad), lambda: Pad(self, s)),
             ]
         )
         cards.show(s)
+        self.pad.show_draft(self.draft)
 
     # taps ---------------------------------------------------------------------------------
     def select(self, name: str) -> None:

@@ -19,6 +19,8 @@ from .label import label
 class Pad(BoxLayout):
     def __init__(self, screen, s: MilkState, **kw):
         super().__init__(size_hint_y=None, height=dp(56), spacing=dp(4), **kw)
+        self.colours: dict[str, ColourButton] = {}  # a prediction's colours, lit as tapped
+        self.ok: BigButton | None = None
         phase = s.phase
         if phase in READING_PHASES:
             reading_pad(screen, self, s)
@@ -59,6 +61,14 @@ class Pad(BoxLayout):
                 count_buttons(screen, self, s, items)
                 self.add_widget(next_button(screen, "Finish game"))
 
+    def show_draft(self, draft: tuple[str, ...]) -> None:
+        """Light the colours of the prediction being tapped in, in place: a colour tapped
+        changes two properties, not the pad."""
+        for colour, button in self.colours.items():
+            button.selected = colour in draft
+        if self.ok is not None:
+            self.ok.disabled = not draft
+
 
 def reading_pad(screen, pad: BoxLayout, s: MilkState) -> None:
     if screen.target_slot is not None:
@@ -73,7 +83,7 @@ def reading_pad(screen, pad: BoxLayout, s: MilkState) -> None:
     who = screen.selected
     pad.add_widget(pad_label(who))
     for col in COLOURS:
-        b = ColourButton(colour=col, selected=col in screen.draft)
+        b = pad.colours[col] = ColourButton(colour=col)
         b.bind(on_release=lambda _b, c=col: screen.tap_colour(c))
         pad.add_widget(b)
     zone = BigButton(
@@ -83,10 +93,11 @@ def reading_pad(screen, pad: BoxLayout, s: MilkState) -> None:
     )
     zone.bind(on_release=lambda _b: screen.cycle_zone())
     pad.add_widget(zone)
-    ok = BigButton(text="OK", size_hint_x=0.6, disabled=not screen.draft)
+    ok = pad.ok = BigButton(text="OK", size_hint_x=0.6)
     ok.tint = colours.OK
     ok.bind(on_release=lambda _b: screen.confirm_prediction())
     pad.add_widget(ok)
+    pad.show_draft(screen.draft)
 
 
 def pad_label(text: str) -> Label:
