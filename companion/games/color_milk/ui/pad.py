@@ -70,7 +70,7 @@ class Pad(BoxLayout):
             self.ok.disabled = not draft
 
 
-def reading_pad(screen, pad: BoxLayout, s: MilkState) -> None:
+def reading_pad(screen, pad: Pad, s: MilkState) -> None:
     if screen.target_slot is not None:
         ask = next((a for a in s.asks if a.slot == screen.target_slot), None)
         pad.add_widget(pad_label(f"Ball {screen.target_slot + 1}"))
