@@ -20,9 +20,8 @@ import tempfile
 import time
 from pathlib import Path
 
-os.environ.setdefault("KIVY_NO_ARGS", "1")
-os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
-os.environ.setdefault("SDL_VIDEODRIVER", "offscreen")
+import headless  # noqa: E402, F401  (first: the project on the path, Kivy offscreen)
+
 os.environ.setdefault("KIVY_HOME", tempfile.mkdtemp(prefix="kivy-home-"))
 
 from benchmarks.playthroughs import play_games  # noqa: E402

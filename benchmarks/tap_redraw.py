@@ -12,17 +12,12 @@ player selected the pad and the cards turned to another player
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
-import sys
 import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-os.environ.setdefault("KIVY_NO_ARGS", "1")
-os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
-os.environ.setdefault("SDL_VIDEODRIVER", "offscreen")
+import headless  # noqa: E402, F401  (first: the project on the path, Kivy offscreen)
 
 
 def main(argv=None) -> int:

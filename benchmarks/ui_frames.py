@@ -14,17 +14,12 @@ process ms      the same with the solve in a worker process
 from __future__ import annotations
 
 import argparse
-import os
 import random
 import sys
 import time
 from functools import partial
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-os.environ.setdefault("KIVY_NO_ARGS", "1")
-os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
-os.environ.setdefault("SDL_VIDEODRIVER", "offscreen")
+import headless  # noqa: E402, F401  (first: the project on the path, Kivy offscreen)
 
 
 def main(argv=None) -> int:
